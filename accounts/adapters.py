@@ -1,0 +1,32 @@
+"""allauth adapters: the single place where sign-up and Google sign-in meet our User."""
+
+from allauth.account.adapter import DefaultAccountAdapter
+from allauth.socialaccount.adapter import DefaultSocialAccountAdapter
+from django.core.exceptions import ValidationError
+
+from .validators import EMAIL_TAKEN, normalize_email, validate_shop_email
+
+
+class AccountAdapter(DefaultAccountAdapter):
+    def clean_email(self, email):
+        email = normalize_email(super().clean_email(email))
+        validate_shop_email(email)
+        return email
+
+    def validate_unique_email(self, email):
+        try:
+            return super().validate_unique_email(email)
+        except ValidationError as exc:
+            raise ValidationError(EMAIL_TAKEN) from exc
+
+
+class SocialAccountAdapter(DefaultSocialAccountAdapter):
+    def populate_user(self, request, sociallogin, data):
+        """Google gives a full name: it becomes the shop's display name."""
+        user = super().populate_user(request, sociallogin, data)
+        full_name = data.get("name") or " ".join(
+            part for part in (data.get("first_name"), data.get("last_name")) if part
+        )
+        user.name = full_name or user.email.split("@")[0]
+        user.email = normalize_email(user.email)
+        return user

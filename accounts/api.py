@@ -1,0 +1,142 @@
+"""Auth and account endpoints (API.md, "Auth and accounts")."""
+
+from django.shortcuts import get_object_or_404
+from drf_spectacular.utils import extend_schema
+from rest_framework import status
+from rest_framework.exceptions import PermissionDenied
+from rest_framework.permissions import IsAuthenticated
+from rest_framework.response import Response
+from rest_framework.views import APIView
+from rest_framework_simplejwt.serializers import TokenObtainPairSerializer
+from rest_framework_simplejwt.tokens import RefreshToken
+from rest_framework_simplejwt.views import TokenObtainPairView
+
+from shop.api import DetailSerializer
+from shop.permissions import NOT_YOURS, IsShopAdmin, is_shop_admin, require_self_or_admin
+
+from . import selectors, services
+from .models import User
+from .serializers import (
+    AdminCheckSerializer,
+    ModifiedCountSerializer,
+    ProfileInputSerializer,
+    ProfileOutputSerializer,
+    SignupInputSerializer,
+    SignupOutputSerializer,
+    TokenExchangeInputSerializer,
+    TokenExchangeOutputSerializer,
+    UserOutputSerializer,
+)
+from .validators import normalize_email
+
+ERRORS = {401: DetailSerializer, 403: DetailSerializer, 404: DetailSerializer}
+
+
+def get_user_or_404(email: str) -> User:
+    return get_object_or_404(User, email=normalize_email(email))
+
+
+class SignupApi(APIView):
+    """Create an account and sign it in: answers the new user's tokens."""
+
+    authentication_classes = []
+
+    @extend_schema(request=SignupInputSerializer, responses={201: SignupOutputSerializer})
+    def post(self, request):
+        data = SignupInputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        user = services.user_create(**data.validated_data)
+        refresh = RefreshToken.for_user(user)
+        body = {
+            "_id": user.pk,
+            "email": user.email,
+            "name": user.name,
+            "access": str(refresh.access_token),
+            "refresh": str(refresh),
+        }
+        return Response(SignupOutputSerializer(body).data, status=status.HTTP_201_CREATED)
+
+
+class EmailTokenObtainPairSerializer(TokenObtainPairSerializer):
+    """simplejwt's e-mail + password login, with the address compared case-insensitively."""
+
+    def validate(self, attrs):
+        attrs[self.username_field] = normalize_email(attrs.get(self.username_field, ""))
+        return super().validate(attrs)
+
+
+class TokenApi(TokenObtainPairView):
+    serializer_class = EmailTokenObtainPairSerializer
+
+
+class TokenExchangeApi(APIView):
+    """The spec's "exchange the signed-in user's e-mail for a token": only for the caller."""
+
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        request=TokenExchangeInputSerializer,
+        responses={200: TokenExchangeOutputSerializer, **ERRORS},
+    )
+    def put(self, request, email):
+        data = TokenExchangeInputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        claimed = {normalize_email(email)}
+        if data.validated_data.get("email"):
+            claimed.add(normalize_email(data.validated_data["email"]))
+        if claimed != {request.user.email}:
+            raise PermissionDenied(NOT_YOURS)
+        body = {
+            "result": request.user,
+            "token": str(RefreshToken.for_user(request.user).access_token),
+        }
+        return Response(TokenExchangeOutputSerializer(body).data)
+
+
+class UserMeApi(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(responses={200: UserOutputSerializer, **ERRORS})
+    def get(self, request):
+        return Response(UserOutputSerializer(request.user).data)
+
+
+class UserListApi(APIView):
+    permission_classes = [IsShopAdmin]
+
+    @extend_schema(responses={200: UserOutputSerializer(many=True), **ERRORS})
+    def get(self, request):
+        return Response(UserOutputSerializer(selectors.user_list(), many=True).data)
+
+
+class ProfileUpdateApi(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        request=ProfileInputSerializer, responses={200: ProfileOutputSerializer, **ERRORS}
+    )
+    def put(self, request, email):
+        require_self_or_admin(request, email)
+        user = get_user_or_404(email)
+        data = ProfileInputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        services.user_update_profile(user=user, **data.validated_data)
+        return Response(ProfileOutputSerializer({"modifiedCount": 1, "result": user}).data)
+
+
+class MakeAdminApi(APIView):
+    permission_classes = [IsShopAdmin]
+
+    @extend_schema(request=None, responses={200: ModifiedCountSerializer, **ERRORS})
+    def put(self, request, email):
+        changed = services.user_make_admin(user=get_user_or_404(email))
+        return Response({"modifiedCount": int(changed)})
+
+
+class AdminCheckApi(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(responses={200: AdminCheckSerializer, **ERRORS})
+    def get(self, request, email):
+        require_self_or_admin(request, email)
+        return Response({"admin": is_shop_admin(get_user_or_404(email))})

@@ -1,0 +1,107 @@
+"""Input and output shapes of the accounts API."""
+
+from django.contrib.auth.password_validation import validate_password
+from django.core.exceptions import ValidationError as DjangoValidationError
+from rest_framework import serializers
+
+from . import validators as v
+from .models import User
+
+
+def required(message: str) -> dict:
+    """error_messages that say `message` when a field is missing, null or blank."""
+    return {"required": message, "null": message, "blank": message}
+
+
+class PhoneField(serializers.CharField):
+    """A phone number: digits with an optional leading +, separators dropped."""
+
+    def __init__(self, **kwargs):
+        kwargs.setdefault("max_length", 20)
+        kwargs.setdefault("error_messages", required("Phone is required"))
+        super().__init__(validators=[v.validate_phone], **kwargs)
+
+    def to_internal_value(self, data):
+        return v.normalize_phone(super().to_internal_value(data))
+
+
+class UserOutputSerializer(serializers.ModelSerializer):
+    _id = serializers.IntegerField(source="pk", read_only=True)
+    role = serializers.SerializerMethodField()
+
+    class Meta:
+        model = User
+        fields = ["_id", "email", "name", "role", "education", "location", "phone", "linkedin"]
+
+    def get_role(self, user) -> str:
+        return User.Role.ADMIN if user.is_shop_admin else User.Role.USER
+
+
+class SignupInputSerializer(serializers.Serializer):
+    name = serializers.CharField(max_length=150, error_messages=required(v.NAME_REQUIRED))
+    email = serializers.CharField(max_length=254, error_messages=required(v.EMAIL_REQUIRED))
+    password = serializers.CharField(
+        max_length=128, trim_whitespace=False, error_messages=required(v.PASSWORD_REQUIRED)
+    )
+
+    def validate_email(self, value):
+        email = v.normalize_email(value)
+        try:
+            v.validate_shop_email(email)
+        except DjangoValidationError as exc:
+            raise serializers.ValidationError(exc.messages) from exc
+        if User.objects.filter(email=email).exists():
+            raise serializers.ValidationError(v.EMAIL_TAKEN)
+        return email
+
+    def validate_password(self, value):
+        try:
+            validate_password(value)
+        except DjangoValidationError as exc:
+            raise serializers.ValidationError(exc.messages) from exc
+        return value
+
+
+class SignupOutputSerializer(serializers.Serializer):
+    _id = serializers.IntegerField()
+    email = serializers.EmailField()
+    name = serializers.CharField()
+    access = serializers.CharField()
+    refresh = serializers.CharField()
+
+
+class TokenExchangeInputSerializer(serializers.Serializer):
+    email = serializers.CharField(required=False, allow_blank=True)
+
+
+class TokenExchangeOutputSerializer(serializers.Serializer):
+    result = UserOutputSerializer()
+    token = serializers.CharField()
+
+
+class ProfileInputSerializer(serializers.Serializer):
+    education = serializers.CharField(
+        max_length=200, error_messages=required("Education is required")
+    )
+    location = serializers.CharField(
+        max_length=200, error_messages=required("Location is required")
+    )
+    phone = PhoneField()
+    linkedin = serializers.CharField(
+        max_length=300,
+        validators=[v.validate_http_url],
+        error_messages=required("LinkedIn is required"),
+    )
+
+
+class ProfileOutputSerializer(serializers.Serializer):
+    modifiedCount = serializers.IntegerField()
+    result = UserOutputSerializer()
+
+
+class ModifiedCountSerializer(serializers.Serializer):
+    modifiedCount = serializers.IntegerField()
+
+
+class AdminCheckSerializer(serializers.Serializer):
+    admin = serializers.BooleanField()

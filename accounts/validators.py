@@ -1,0 +1,69 @@
+"""The spec's account rules, shared by the API, the allauth forms and the admin."""
+
+import re
+
+from django.core.exceptions import ValidationError
+from django.core.validators import validate_email
+
+MIN_PASSWORD_LENGTH = 6
+
+EMAIL_REQUIRED = "Email is required"
+EMAIL_INVALID = "Provide a valid email"
+EMAIL_TAKEN = "An account with this email already exists"
+PASSWORD_REQUIRED = "Password is required"
+PASSWORD_TOO_SHORT = "Must be 6 characters or longer"
+NAME_REQUIRED = "Name is required"
+
+# The spec's "simple pattern": lowercase letters/digits, @, lowercase letters, dot, 2-3 letters.
+SPEC_EMAIL_PATTERN = re.compile(r"[a-z0-9]+@[a-z]+\.[a-z]{2,3}")
+
+
+def normalize_email(value: str) -> str:
+    """E-mail addresses are compared and stored trimmed and in lowercase."""
+    return (value or "").strip().lower()
+
+
+def validate_shop_email(value: str) -> None:
+    """Raise ValidationError with the spec's message unless value is a usable address."""
+    if not SPEC_EMAIL_PATTERN.search(value):
+        raise ValidationError(EMAIL_INVALID, code="invalid")
+    try:
+        validate_email(value)
+    except ValidationError as exc:
+        raise ValidationError(EMAIL_INVALID, code="invalid") from exc
+
+
+class MinimumLengthValidator:
+    """Django password validator with the spec's message."""
+
+    def validate(self, password, user=None):
+        if len(password or "") < MIN_PASSWORD_LENGTH:
+            raise ValidationError(PASSWORD_TOO_SHORT, code="password_too_short")
+
+    def get_help_text(self):
+        return PASSWORD_TOO_SHORT
+
+
+PHONE_INVALID = "Provide a valid phone number (digits, optionally starting with +)"
+LINKEDIN_INVALID = "Provide a valid URL starting with http:// or https://"
+PHONE_PATTERN = re.compile(r"^\+?[0-9]{4,15}$")
+
+
+def normalize_phone(value: str) -> str:
+    """Drop the spaces, dashes, dots and brackets people type between digits."""
+    return re.sub(r"[\s\-.()]", "", value or "")
+
+
+def validate_phone(value: str) -> None:
+    if not PHONE_PATTERN.match(value):
+        raise ValidationError(PHONE_INVALID, code="invalid")
+
+
+def validate_http_url(value: str) -> None:
+    """Only http(s) URLs: no javascript:, data: or other schemes."""
+    from django.core.validators import URLValidator
+
+    try:
+        URLValidator(schemes=["http", "https"])(value)
+    except ValidationError as exc:
+        raise ValidationError(LINKEDIN_INVALID, code="invalid") from exc

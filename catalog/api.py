@@ -1,0 +1,66 @@
+"""Parts endpoints (API.md, "Parts")."""
+
+from drf_spectacular.utils import extend_schema
+from rest_framework import status
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from shop.api import DetailSerializer, get_or_404
+from shop.permissions import IsShopAdmin
+
+from . import selectors, services
+from .models import Part
+from .serializers import (
+    DeletedCountSerializer,
+    PageInputSerializer,
+    PartCreatedSerializer,
+    PartInputSerializer,
+    PartModifiedSerializer,
+    PartOutputSerializer,
+)
+
+ERRORS = {401: DetailSerializer, 403: DetailSerializer}
+
+
+class PartListApi(APIView):
+    def get_permissions(self):
+        return [IsShopAdmin()] if self.request.method == "POST" else []
+
+    @extend_schema(parameters=[PageInputSerializer], responses=PartOutputSerializer(many=True))
+    def get(self, request):
+        page = PageInputSerializer(data=request.query_params)
+        page.is_valid(raise_exception=True)
+        parts = selectors.part_list(**page.validated_data)
+        return Response(PartOutputSerializer(parts, many=True).data)
+
+    @extend_schema(request=PartInputSerializer, responses={201: PartCreatedSerializer, **ERRORS})
+    def post(self, request):
+        data = PartInputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        part = services.part_create(**data.validated_data)
+        return Response(PartCreatedSerializer(part).data, status=status.HTTP_201_CREATED)
+
+
+class PartDetailApi(APIView):
+    def get_permissions(self):
+        return [] if self.request.method == "GET" else [IsShopAdmin()]
+
+    @extend_schema(responses={200: PartOutputSerializer, 404: DetailSerializer})
+    def get(self, request, pk):
+        return Response(PartOutputSerializer(get_or_404(Part.objects, pk)).data)
+
+    @extend_schema(
+        request=PartInputSerializer,
+        responses={200: PartModifiedSerializer, 404: DetailSerializer, **ERRORS},
+    )
+    def patch(self, request, pk):
+        part = get_or_404(Part.objects, pk)
+        data = PartInputSerializer(data=request.data, partial=True)
+        data.is_valid(raise_exception=True)
+        services.part_update(part=part, **data.validated_data)
+        return Response(PartModifiedSerializer(part).data)
+
+    @extend_schema(responses={200: DeletedCountSerializer, 404: DetailSerializer, **ERRORS})
+    def delete(self, request, pk):
+        services.part_delete(part=get_or_404(Part.objects, pk))
+        return Response({"deletedCount": 1})

@@ -1,0 +1,93 @@
+"""Part shapes: the API's input rules are also import_parts' rules."""
+
+from decimal import Decimal
+
+from rest_framework import serializers
+
+from accounts.serializers import required
+
+from .models import Part
+from .validators import validate_image_url
+
+NAME_REQUIRED = "Name is required"
+PRICE_REQUIRED = "Price is required"
+PRICE_POSITIVE = "Price must be greater than 0"
+MIN_ORDER_REQUIRED = "Minimum order quantity is required"
+MIN_ORDER_TOO_LOW = "Minimum order quantity must be at least 1"
+STOCK_REQUIRED = "Available quantity is required"
+STOCK_NEGATIVE = "Available quantity can't be negative"
+
+
+class PartOutputSerializer(serializers.ModelSerializer):
+    _id = serializers.IntegerField(source="pk", read_only=True)
+    minimumOrderQuantity = serializers.IntegerField(source="minimum_order_quantity")
+    availableQuantity = serializers.IntegerField(source="available_quantity")
+    price = serializers.DecimalField(max_digits=10, decimal_places=2, coerce_to_string=False)
+
+    class Meta:
+        model = Part
+        fields = [
+            "_id",
+            "name",
+            "img",
+            "description",
+            "price",
+            "minimumOrderQuantity",
+            "availableQuantity",
+        ]
+
+
+class PartInputSerializer(serializers.Serializer):
+    """Validates a new part (or, with partial=True, changed fields of one)."""
+
+    name = serializers.CharField(max_length=200, error_messages=required(NAME_REQUIRED))
+    img = serializers.CharField(
+        max_length=500, required=False, allow_blank=True, validators=[validate_image_url]
+    )
+    description = serializers.CharField(required=False, allow_blank=True, max_length=5000)
+    price = serializers.DecimalField(
+        max_digits=10,
+        decimal_places=2,
+        min_value=Decimal("0.01"),
+        error_messages={**required(PRICE_REQUIRED), "min_value": PRICE_POSITIVE},
+    )
+    minimumOrderQuantity = serializers.IntegerField(
+        source="minimum_order_quantity",
+        min_value=1,
+        max_value=1_000_000,
+        error_messages={**required(MIN_ORDER_REQUIRED), "min_value": MIN_ORDER_TOO_LOW},
+    )
+    availableQuantity = serializers.IntegerField(
+        source="available_quantity",
+        min_value=0,
+        max_value=1_000_000_000,
+        error_messages={**required(STOCK_REQUIRED), "min_value": STOCK_NEGATIVE},
+    )
+
+
+class PartCreatedSerializer(PartOutputSerializer):
+    insertedId = serializers.IntegerField(source="pk", read_only=True)
+
+    class Meta(PartOutputSerializer.Meta):
+        fields = [*PartOutputSerializer.Meta.fields, "insertedId"]
+
+
+class PartModifiedSerializer(PartOutputSerializer):
+    modifiedCount = serializers.SerializerMethodField()
+
+    class Meta(PartOutputSerializer.Meta):
+        fields = [*PartOutputSerializer.Meta.fields, "modifiedCount"]
+
+    def get_modifiedCount(self, part) -> int:
+        return 1
+
+
+class DeletedCountSerializer(serializers.Serializer):
+    deletedCount = serializers.IntegerField()
+
+
+class PageInputSerializer(serializers.Serializer):
+    """Optional `?limit=N&offset=M` of list endpoints."""
+
+    limit = serializers.IntegerField(required=False, min_value=1, max_value=500)
+    offset = serializers.IntegerField(required=False, min_value=0, default=0)

@@ -1,0 +1,49 @@
+"""Fixtures shared by every app's tests: API clients for each kind of caller."""
+
+import pytest
+from rest_framework.test import APIClient
+from rest_framework_simplejwt.tokens import RefreshToken
+
+from accounts.tests.factories import AdminFactory, UserFactory
+
+
+def bearer_client(user) -> APIClient:
+    """An API client that sends `Authorization: Bearer <access JWT>` for `user`."""
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION=f"Bearer {RefreshToken.for_user(user).access_token}")
+    return client
+
+
+@pytest.fixture
+def user(db):
+    return UserFactory()
+
+
+@pytest.fixture
+def other_user(db):
+    return UserFactory()
+
+
+@pytest.fixture
+def admin_user(db):
+    return AdminFactory()
+
+
+@pytest.fixture
+def anon():
+    return APIClient()
+
+
+@pytest.fixture
+def as_user(user):
+    return bearer_client(user)
+
+
+@pytest.fixture
+def as_other(other_user):
+    return bearer_client(other_user)
+
+
+@pytest.fixture
+def as_admin(admin_user):
+    return bearer_client(admin_user)

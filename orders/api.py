@@ -1,0 +1,127 @@
+"""Order endpoints (API.md, "Orders"); the payment rows come with the payments issue."""
+
+from django.core.exceptions import ValidationError
+from drf_spectacular.utils import extend_schema
+from rest_framework import status
+from rest_framework.permissions import IsAuthenticated
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from accounts.validators import normalize_email
+from catalog.models import Part
+from catalog.serializers import DeletedCountSerializer
+from shop.api import DetailSerializer, get_or_404
+from shop.permissions import IsShopAdmin, is_shop_admin, require_self_or_admin
+
+from . import selectors, services
+from .serializers import (
+    BookingCreatedSerializer,
+    BookingInputSerializer,
+    BookingModifiedSerializer,
+    BookingOutputSerializer,
+    BookingQuerySerializer,
+    BookingStatusInputSerializer,
+)
+
+ERRORS = {401: DetailSerializer, 403: DetailSerializer}
+PART_REQUIRED = "Choose a part to order"
+PART_UNKNOWN = "There is no part with this id"
+
+
+def part_to_order(data: dict) -> Part:
+    """The part named by partId (or, for the spec's payload, by an unambiguous partsName)."""
+    if "partId" in data:
+        part = Part.objects.filter(pk=data["partId"]).first()
+        if part is None:
+            raise ValidationError({"partId": PART_UNKNOWN})
+        return part
+    matches = list(Part.objects.filter(name=data.get("partsName") or "")[:2])
+    if len(matches) != 1:
+        raise ValidationError({"partId": PART_REQUIRED})
+    return matches[0]
+
+
+class BookingListApi(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        parameters=[BookingQuerySerializer],
+        responses={200: BookingOutputSerializer(many=True), **ERRORS},
+    )
+    def get(self, request):
+        query = BookingQuerySerializer(data=request.query_params)
+        query.is_valid(raise_exception=True)
+        email = normalize_email(query.validated_data.get("email") or request.user.email)
+        require_self_or_admin(request, email)
+        bookings = selectors.booking_list(email=email)
+        return Response(BookingOutputSerializer(bookings, many=True).data)
+
+    @extend_schema(
+        request=BookingInputSerializer,
+        responses={201: BookingCreatedSerializer, 400: None, 409: DetailSerializer, **ERRORS},
+    )
+    def post(self, request):
+        data = BookingInputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        fields = data.validated_data
+        booking = services.booking_place(
+            user=request.user,
+            part=part_to_order(fields),
+            quantity=fields["quantity"],
+            address=fields["address"],
+            phone=fields["phone"],
+        )
+        return Response(BookingCreatedSerializer(booking).data, status=status.HTTP_201_CREATED)
+
+
+class BookingAllApi(APIView):
+    permission_classes = [IsShopAdmin]
+
+    @extend_schema(responses={200: BookingOutputSerializer(many=True), **ERRORS})
+    def get(self, request):
+        return Response(BookingOutputSerializer(selectors.booking_list(), many=True).data)
+
+
+class BookingDetailApi(APIView):
+    permission_classes = [IsAuthenticated]
+
+    def get_booking(self, request, pk):
+        """Other users' orders answer 404: their existence is not revealed."""
+        return get_or_404(selectors.booking_visible_to(request.user), pk)
+
+    @extend_schema(responses={200: BookingOutputSerializer, 404: DetailSerializer, **ERRORS})
+    def get(self, request, pk):
+        return Response(BookingOutputSerializer(self.get_booking(request, pk)).data)
+
+    @extend_schema(
+        responses={
+            200: DeletedCountSerializer,
+            404: DetailSerializer,
+            409: DetailSerializer,
+            **ERRORS,
+        }
+    )
+    def delete(self, request, pk):
+        booking = self.get_booking(request, pk)
+        services.booking_cancel(booking=booking, by_admin=is_shop_admin(request.user))
+        return Response({"deletedCount": 1})
+
+    @extend_schema(
+        request=BookingStatusInputSerializer,
+        responses={
+            200: BookingModifiedSerializer,
+            404: DetailSerializer,
+            409: DetailSerializer,
+            **ERRORS,
+        },
+    )
+    def put(self, request, pk):
+        self.check_admin(request)
+        booking = self.get_booking(request, pk)
+        BookingStatusInputSerializer(data=request.data).is_valid(raise_exception=True)
+        booking.modifiedCount = int(services.booking_approve(booking=booking))
+        return Response(BookingModifiedSerializer(booking).data)
+
+    def check_admin(self, request):
+        if not IsShopAdmin().has_permission(request, self):
+            self.permission_denied(request, message=IsShopAdmin.message)

@@ -1,0 +1,88 @@
+"""Order shapes of the API."""
+
+from rest_framework import serializers
+
+from accounts.serializers import PhoneField, required
+
+from .models import Booking
+
+MONEY = {"max_digits": 12, "decimal_places": 2, "coerce_to_string": False}
+
+
+class BookingOutputSerializer(serializers.ModelSerializer):
+    _id = serializers.IntegerField(source="pk", read_only=True)
+    partId = serializers.IntegerField(source="part_id", allow_null=True)
+    partsName = serializers.CharField(source="parts_name")
+    pricePerUnit = serializers.DecimalField(source="price_per_unit", **MONEY)
+    totalPrice = serializers.DecimalField(source="total_price", **MONEY)
+    transactionId = serializers.CharField(source="transaction_id")
+    status = serializers.ChoiceField(choices=Booking.Status.choices, allow_null=True)
+    state = serializers.ChoiceField(choices=Booking.State.choices)
+    createdAt = serializers.DateTimeField(source="created_at")
+
+    class Meta:
+        model = Booking
+        fields = [
+            "_id",
+            "email",
+            "name",
+            "partId",
+            "partsName",
+            "quantity",
+            "pricePerUnit",
+            "totalPrice",
+            "address",
+            "phone",
+            "paid",
+            "status",
+            "transactionId",
+            "state",
+            "createdAt",
+        ]
+
+
+class BookingCreatedSerializer(BookingOutputSerializer):
+    insertedId = serializers.IntegerField(source="pk", read_only=True)
+
+    class Meta(BookingOutputSerializer.Meta):
+        fields = [*BookingOutputSerializer.Meta.fields, "insertedId"]
+
+
+class BookingModifiedSerializer(BookingOutputSerializer):
+    modifiedCount = serializers.IntegerField()
+
+    class Meta(BookingOutputSerializer.Meta):
+        fields = [*BookingOutputSerializer.Meta.fields, "modifiedCount"]
+
+
+class BookingInputSerializer(serializers.Serializer):
+    """What a shopper sends; names, e-mail and prices come from the server, never from here."""
+
+    partId = serializers.IntegerField(
+        min_value=1, required=False, error_messages={"min_value": "Choose a part to order"}
+    )
+    partsName = serializers.CharField(required=False, allow_blank=True, write_only=True)
+    quantity = serializers.IntegerField(
+        min_value=1,
+        max_value=1_000_000_000,
+        error_messages={
+            **required("Quantity is required"),
+            "min_value": "Quantity must be at least 1",
+        },
+    )
+    address = serializers.CharField(max_length=500, error_messages=required("Address is required"))
+    phone = PhoneField()
+
+
+class BookingQuerySerializer(serializers.Serializer):
+    email = serializers.CharField(required=False, allow_blank=True)
+
+
+class BookingStatusInputSerializer(serializers.Serializer):
+    status = serializers.ChoiceField(
+        choices=Booking.Status.choices,
+        error_messages={
+            **required("Status is required"),
+            "invalid_choice": 'Status can only be "approved"',
+        },
+    )

@@ -1,0 +1,81 @@
+"""Ordering rules: stock, quantity bounds, prices, cancelling and approval."""
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.db.models import F
+
+from catalog.models import Part
+from shop.errors import Conflict
+
+from .models import Booking
+
+QUANTITY_BELOW_MINIMUM = "Quantity must be at least {minimum} (the minimum order quantity)"
+QUANTITY_ABOVE_STOCK = "Only {available} units are available"
+PART_GONE = "This part is no longer available"
+STOCK_CHANGED = "The stock changed while you ordered: only {available} units are left"
+PAID_ORDER_LOCKED = "This order is paid and can no longer be deleted"
+ORDER_NOT_PAID = "This order is not paid yet, so it can't be approved"
+
+
+def check_quantity(*, part: Part, quantity: int) -> None:
+    """The spec's bounds: minimumOrderQuantity ≤ quantity ≤ availableQuantity."""
+    if quantity < part.minimum_order_quantity:
+        message = QUANTITY_BELOW_MINIMUM.format(minimum=part.minimum_order_quantity)
+        raise ValidationError({"quantity": message})
+    if quantity > part.available_quantity:
+        message = QUANTITY_ABOVE_STOCK.format(available=part.available_quantity)
+        raise ValidationError({"quantity": message})
+
+
+@transaction.atomic
+def booking_place(*, user, part: Part, quantity: int, address: str, phone: str) -> Booking:
+    """Reserve stock and record the order at the server's prices.
+
+    `part` is the shopper's view of it: bounds are checked against that view first (400),
+    then again on the locked row, where a shortfall means another order got there first (409).
+    """
+    check_quantity(part=part, quantity=quantity)
+    locked = Part.objects.select_for_update().filter(pk=part.pk).first()
+    if locked is None:
+        raise ValidationError({"partId": PART_GONE})
+    if quantity > locked.available_quantity:
+        raise Conflict(STOCK_CHANGED.format(available=locked.available_quantity))
+    Part.objects.filter(pk=locked.pk).update(available_quantity=F("available_quantity") - quantity)
+    return Booking.objects.create(
+        user=user,
+        part=locked,
+        email=user.email,
+        name=user.name,
+        parts_name=locked.name,
+        price_per_unit=locked.price,
+        quantity=quantity,
+        total_price=locked.price * quantity,
+        address=address,
+        phone=phone,
+    )
+
+
+@transaction.atomic
+def booking_cancel(*, booking: Booking, by_admin: bool) -> None:
+    """Delete an order and give its stock back (unless it has shipped).
+
+    Shoppers may delete only unpaid orders; admins may delete any.
+    """
+    if booking.paid and not by_admin:
+        raise Conflict(PAID_ORDER_LOCKED)
+    if booking.part_id and booking.state != Booking.State.SHIPPED:
+        Part.objects.filter(pk=booking.part_id).update(
+            available_quantity=F("available_quantity") + booking.quantity
+        )
+    booking.delete()
+
+
+def booking_approve(*, booking: Booking) -> bool:
+    """Mark a paid order approved (shipped); False when it already was."""
+    if not booking.paid:
+        raise Conflict(ORDER_NOT_PAID)
+    if booking.status == Booking.Status.APPROVED:
+        return False
+    booking.status = Booking.Status.APPROVED
+    booking.save(update_fields=["status"])
+    return True

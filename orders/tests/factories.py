@@ -1,0 +1,27 @@
+import factory
+
+from accounts.tests.factories import UserFactory
+from catalog.tests.factories import PartFactory
+from orders.models import Booking
+
+
+class BookingFactory(factory.django.DjangoModelFactory):
+    """An order as booking_place would store it (the part's stock is not touched)."""
+
+    class Meta:
+        model = Booking
+
+    user = factory.SubFactory(UserFactory)
+    part = factory.SubFactory(PartFactory)
+    email = factory.SelfAttribute("user.email")
+    name = factory.SelfAttribute("user.name")
+    parts_name = factory.SelfAttribute("part.name")
+    price_per_unit = factory.SelfAttribute("part.price")
+    quantity = 3
+    total_price = factory.LazyAttribute(lambda o: o.price_per_unit * o.quantity)
+    address = "12 Harbour Road, Leeds"
+    phone = "+441130000000"
+
+    class Params:
+        paid_order = factory.Trait(paid=True, transaction_id="pi_test_paid")
+        shipped = factory.Trait(paid=True, transaction_id="pi_test_paid", status="approved")

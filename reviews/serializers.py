@@ -1,0 +1,43 @@
+"""Review shapes of the API."""
+
+from rest_framework import serializers
+
+from accounts.serializers import required
+
+from .models import MAX_RATING, MIN_RATING, Review
+
+RATINGS_INVALID = "Ratings must be a whole number from 1 to 5"
+REVIEW_REQUIRED = "Review is required"
+
+
+class ReviewOutputSerializer(serializers.ModelSerializer):
+    _id = serializers.IntegerField(source="pk", read_only=True)
+    createdAt = serializers.DateTimeField(source="created_at")
+
+    class Meta:
+        model = Review
+        fields = ["_id", "name", "review", "ratings", "createdAt"]
+
+
+class ReviewCreatedSerializer(ReviewOutputSerializer):
+    insertedId = serializers.IntegerField(source="pk", read_only=True)
+
+    class Meta(ReviewOutputSerializer.Meta):
+        fields = [*ReviewOutputSerializer.Meta.fields, "insertedId"]
+
+
+class ReviewInputSerializer(serializers.Serializer):
+    """name defaults to the reviewer's display name."""
+
+    name = serializers.CharField(max_length=150, required=False, allow_blank=True)
+    review = serializers.CharField(max_length=5000, error_messages=required(REVIEW_REQUIRED))
+    ratings = serializers.IntegerField(
+        min_value=MIN_RATING,
+        max_value=MAX_RATING,
+        error_messages={
+            **required(RATINGS_INVALID),
+            "invalid": RATINGS_INVALID,
+            "min_value": RATINGS_INVALID,
+            "max_value": RATINGS_INVALID,
+        },
+    )

@@ -1,0 +1,54 @@
+"""Shared API plumbing: error mapping, optional trailing slashes, schema hooks."""
+
+from django.core.exceptions import ValidationError as DjangoValidationError
+from django.http import Http404
+from django.urls import path
+from rest_framework import exceptions, serializers
+from rest_framework.views import exception_handler as drf_exception_handler
+
+from .errors import Conflict
+
+
+class ConflictError(exceptions.APIException):
+    status_code = 409
+    default_detail = "The request conflicts with the current state."
+    default_code = "conflict"
+
+
+def exception_handler(exc, context):
+    """DRF's handler, plus the service errors: Django ValidationError → 400, Conflict → 409."""
+    if isinstance(exc, DjangoValidationError):
+        detail = (
+            exc.message_dict if hasattr(exc, "error_dict") else {"non_field_errors": exc.messages}
+        )
+        exc = exceptions.ValidationError(detail=detail)
+    elif isinstance(exc, Conflict):
+        exc = ConflictError(detail=exc.message)
+    return drf_exception_handler(exc, context)
+
+
+def api_path(route: str, view, name: str):
+    """Both `route` and `route/`: trailing slashes are optional on every API path."""
+    return [path(route, view, name=name), path(f"{route}/", view)]
+
+
+def drop_trailing_slash_duplicates(endpoints):
+    """drf-spectacular hook: list each operation once, under its slash-less path."""
+    return [e for e in endpoints if not e[0].endswith("/")]
+
+
+class DetailSerializer(serializers.Serializer):
+    """Schema of `{"detail": "…"}` error bodies."""
+
+    detail = serializers.CharField()
+
+
+MAX_ID = 2**63 - 1
+
+
+def get_or_404(queryset, pk: int):
+    """The object with this id in `queryset`, else 404 (ids beyond the database's range too)."""
+    obj = queryset.filter(pk=pk).first() if 0 < pk <= MAX_ID else None
+    if obj is None:
+        raise Http404
+    return obj
