@@ -2,6 +2,8 @@ from django.contrib.auth.models import AbstractUser, BaseUserManager
 from django.db import models
 from django.db.models.functions import Lower
 
+from .validators import validate_http_url
+
 
 class UserManager(BaseUserManager):
     """Users log in with their e-mail address; there is no username."""
@@ -42,7 +44,9 @@ class User(AbstractUser):
     education = models.CharField(max_length=200, blank=True)
     location = models.CharField(max_length=200, blank=True)
     phone = models.CharField(max_length=20, blank=True)
-    linkedin = models.URLField("LinkedIn", max_length=300, blank=True)
+    linkedin = models.CharField(
+        "LinkedIn", max_length=300, blank=True, validators=[validate_http_url]
+    )
 
     USERNAME_FIELD = "email"
     EMAIL_FIELD = "email"
