@@ -2,22 +2,17 @@
 
 from allauth.account.adapter import DefaultAccountAdapter
 from allauth.socialaccount.adapter import DefaultSocialAccountAdapter
-from django.core.exceptions import ValidationError
 
 from .validators import EMAIL_TAKEN, normalize_email, validate_shop_email
 
 
 class AccountAdapter(DefaultAccountAdapter):
+    error_messages = {**DefaultAccountAdapter.error_messages, "email_taken": EMAIL_TAKEN}
+
     def clean_email(self, email):
         email = normalize_email(super().clean_email(email))
         validate_shop_email(email)
         return email
-
-    def validate_unique_email(self, email):
-        try:
-            return super().validate_unique_email(email)
-        except ValidationError as exc:
-            raise ValidationError(EMAIL_TAKEN) from exc
 
 
 class SocialAccountAdapter(DefaultSocialAccountAdapter):

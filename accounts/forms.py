@@ -2,13 +2,25 @@
 
 from django import forms
 
-from .validators import NAME_REQUIRED
+from . import validators as v
 
 
 class SignupForm(forms.Form):
-    """Extra fields of allauth's sign-up form (ACCOUNT_SIGNUP_FORM_CLASS)."""
+    """Base of allauth's sign-up form (ACCOUNT_SIGNUP_FORM_CLASS): adds name, sets messages."""
 
-    name = forms.CharField(max_length=150, error_messages={"required": NAME_REQUIRED})
+    name = forms.CharField(max_length=150, error_messages={"required": v.NAME_REQUIRED})
+
+    field_order = ["name", "email", "password1"]
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        messages = {
+            "email": {"required": v.EMAIL_REQUIRED, "invalid": v.EMAIL_INVALID},
+            "password1": {"required": v.PASSWORD_REQUIRED},
+        }
+        for name, errors in messages.items():
+            if name in self.fields:
+                self.fields[name].error_messages.update(errors)
 
     def signup(self, request, user):
         user.name = self.cleaned_data["name"]

@@ -134,6 +134,10 @@ ACCOUNT_SIGNUP_FORM_CLASS = "accounts.forms.SignupForm"
 ACCOUNT_ADAPTER = "accounts.adapters.AccountAdapter"
 ACCOUNT_EMAIL_VERIFICATION = os.environ.get("ACCOUNT_EMAIL_VERIFICATION", "none")
 ACCOUNT_UNIQUE_EMAIL = True
+# The spec shows "email already in use" to the person signing up.
+ACCOUNT_PREVENT_ENUMERATION = False
+# Only the spec's rule (accounts.validators.MinimumLengthValidator), with its message.
+ACCOUNT_PASSWORD_MIN_LENGTH = None
 ACCOUNT_PRESERVE_USERNAME_CASING = False
 ACCOUNT_RATE_LIMITS = {
     "login": "30/m/ip",
