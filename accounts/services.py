@@ -1,17 +1,23 @@
 """Writes to accounts: every rule about users lives here."""
 
 from allauth.account.models import EmailAddress
-from django.db import transaction
+from django.core.exceptions import ValidationError
+from django.db import IntegrityError, transaction
 
 from .models import User
-from .validators import normalize_email
+from .validators import EMAIL_TAKEN, normalize_email
 
 
-@transaction.atomic
 def user_create(*, email: str, name: str, password: str | None) -> User:
-    """Create a shopper (role user) with a usable or unusable password."""
-    user = User.objects.create_user(email=normalize_email(email), password=password, name=name)
-    EmailAddress.objects.create(user=user, email=user.email, primary=True, verified=False)
+    """Create a shopper (role user); a taken e-mail is a ValidationError, even in a race."""
+    try:
+        with transaction.atomic():
+            user = User.objects.create_user(
+                email=normalize_email(email), password=password, name=name
+            )
+            EmailAddress.objects.create(user=user, email=user.email, primary=True, verified=False)
+    except IntegrityError as exc:
+        raise ValidationError({"email": EMAIL_TAKEN}) from exc
     return user
 
 

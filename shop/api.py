@@ -1,7 +1,7 @@
 """Shared API plumbing: error mapping, optional trailing slashes, schema hooks."""
 
 from django.core.exceptions import ValidationError as DjangoValidationError
-from django.http import Http404
+from django.http import Http404, JsonResponse
 from django.urls import path
 from rest_framework import exceptions, serializers
 from rest_framework.views import exception_handler as drf_exception_handler
@@ -52,3 +52,8 @@ def get_or_404(queryset, pk: int):
     if obj is None:
         raise Http404
     return obj
+
+
+def not_found(request, *args, **kwargs):
+    """JSON 404 for paths under /api/ that name no endpoint."""
+    return JsonResponse({"detail": "Not found."}, status=404)

@@ -1,10 +1,10 @@
 """Root URLs: the API under /api/, Django admin, allauth; pages come with the pages issue."""
 
 from django.contrib import admin
-from django.urls import include, path
+from django.urls import include, path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
-from shop.api import api_path
+from shop.api import api_path, not_found
 
 api_urls = [
     *api_path("schema", SpectacularAPIView.as_view(), "schema"),
@@ -13,6 +13,7 @@ api_urls = [
     path("", include("catalog.urls")),
     path("", include("orders.urls")),
     path("", include("reviews.urls")),
+    re_path(r"^.*$", not_found),
 ]
 
 urlpatterns = [

@@ -71,3 +71,10 @@ def test_schema_and_docs_pages_are_served(client):
     docs = client.get("/api/docs")
     assert docs.status_code == 200
     assert b"swagger" in docs.content.lower()
+
+
+@pytest.mark.django_db
+def test_unknown_api_path_is_a_json_404(client):
+    response = client.get("/api/no-such-thing")
+    assert response.status_code == 404
+    assert response.json() == {"detail": "Not found."}
