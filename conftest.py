@@ -1,6 +1,7 @@
 """Fixtures shared by every app's tests: API clients for each kind of caller."""
 
 import pytest
+from django.core.cache import cache
 from rest_framework.test import APIClient
 from rest_framework_simplejwt.tokens import RefreshToken
 
@@ -47,3 +48,20 @@ def as_other(other_user):
 @pytest.fixture
 def as_admin(admin_user):
     return bearer_client(admin_user)
+
+
+@pytest.fixture(autouse=True)
+def test_settings(settings):
+    """Plain static storage (no collectstatic needed) and a fast password hasher."""
+    settings.STORAGES = {
+        **settings.STORAGES,
+        "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
+    }
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture(autouse=True)
+def clear_cache():
+    """Rate-limit counters and cached fragments must not leak from one test to the next."""
+    yield
+    cache.clear()

@@ -1,0 +1,95 @@
+// Builds every src/islands/*.jsx into ../static/dist and writes manifest.json,
+// which the `island_assets` template tag reads:
+//   {"purchase-form": {"file": "purchase-form-AB12.js", "imports": ["chunk-CD34.js"], "css": []}}
+// All paths are relative to static/dist. `node build.mjs --watch` rebuilds on change.
+import fs from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import * as esbuild from "esbuild";
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const islandsDir = path.join(here, "src", "islands");
+const outdir = path.resolve(here, "..", "static", "dist");
+const watch = process.argv.includes("--watch");
+
+const islands = fs.existsSync(islandsDir)
+  ? fs.readdirSync(islandsDir).filter((name) => name.endsWith(".jsx")).sort()
+  : [];
+const entryPoints = Object.fromEntries(
+  islands.map((name) => [path.basename(name, ".jsx"), path.join(islandsDir, name)]),
+);
+
+// Static imports of an output file, followed transitively, so the tag can
+// modulepreload every chunk an island needs (dynamic imports load on demand).
+function chunksOf(outputs, file, seen = new Set()) {
+  for (const imp of outputs[file]?.imports ?? []) {
+    if (imp.kind === "import-statement" && !imp.external && !seen.has(imp.path)) {
+      seen.add(imp.path);
+      chunksOf(outputs, imp.path, seen);
+    }
+  }
+  return seen;
+}
+
+function writeManifest(manifest) {
+  fs.mkdirSync(outdir, { recursive: true });
+  fs.writeFileSync(path.join(outdir, "manifest.json"), `${JSON.stringify(manifest, null, 2)}\n`);
+}
+
+const manifestPlugin = {
+  name: "manifest",
+  setup(build) {
+    build.onEnd((result) => {
+      if (result.errors.length || !result.metafile) return;
+      const outputs = result.metafile.outputs;
+      const rel = (p) => path.relative(outdir, path.resolve(p)).split(path.sep).join("/");
+      const manifest = {};
+      for (const [file, output] of Object.entries(outputs)) {
+        if (!output.entryPoint || !file.endsWith(".js")) continue;
+        const name = path.basename(output.entryPoint, ".jsx");
+        const css = output.cssBundle ? [rel(output.cssBundle)] : [];
+        const imports = [...chunksOf(outputs, file)];
+        for (const chunk of imports) {
+          if (outputs[chunk]?.cssBundle) css.push(rel(outputs[chunk].cssBundle));
+        }
+        manifest[name] = { file: rel(file), imports: imports.map(rel).sort(), css };
+      }
+      writeManifest(manifest);
+      console.log(`manifest.json: ${Object.keys(manifest).length} island(s)`);
+    });
+  },
+};
+
+fs.rmSync(outdir, { recursive: true, force: true });
+
+if (islands.length === 0) {
+  // esbuild refuses to run without entry points; no islands means an empty manifest.
+  writeManifest({});
+  console.log("manifest: no islands");
+  if (watch) console.log("nothing to watch: add src/islands/<name>.jsx and restart");
+} else {
+  const options = {
+    entryPoints,
+    outdir,
+    bundle: true,
+    splitting: true,
+    format: "esm",
+    jsx: "automatic",
+    minify: !watch,
+    sourcemap: watch,
+    target: ["es2020"],
+    entryNames: "[name]-[hash]",
+    chunkNames: "chunks/[name]-[hash]",
+    assetNames: "assets/[name]-[hash]",
+    metafile: true,
+    logLevel: "info",
+    define: { "process.env.NODE_ENV": JSON.stringify(watch ? "development" : "production") },
+    plugins: [manifestPlugin],
+  };
+  if (watch) {
+    const ctx = await esbuild.context(options);
+    await ctx.watch();
+  } else {
+    await esbuild.build(options);
+  }
+}

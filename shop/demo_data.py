@@ -1,0 +1,186 @@
+"""What `manage.py seed_demo` puts in an empty shop: parts, reviews and two accounts."""
+
+from dataclasses import dataclass
+from decimal import Decimal
+
+IMG = "/static/img/parts/"
+
+
+@dataclass(frozen=True)
+class DemoAccount:
+    email: str
+    name: str
+    password: str
+    label: str
+    note: str = ""
+
+
+ADMIN = DemoAccount(
+    email="admin@example.com",
+    name="Demo Admin",
+    password="admin123",
+    label="Shop admin",
+    note="also logs in to the Django admin at /admin/",
+)
+USER = DemoAccount(email="user@example.com", name="Demo Rider", password="user123", label="Shopper")
+
+# Keyword arguments of catalog.services.part_create, in the order the shop should list them.
+PARTS = (
+    {
+        "name": "Apex 320 mm Floating Front Brake Disc",
+        "img": IMG + "brake-disc.svg",
+        "description": "Stainless-steel drilled rotor on an anodised aluminium carrier. "
+        "Runs cooler and resists warping under hard braking.",
+        "price": Decimal("189.99"),
+        "minimum_order_quantity": 1,
+        "available_quantity": 24,
+    },
+    {
+        "name": "520 O-Ring Chain and Sprocket Kit 15/45",
+        "img": IMG + "chain-sprocket-kit.svg",
+        "description": "Heavy-duty 520 O-ring chain with 118 links, steel front and rear "
+        "sprockets. Pre-stretched and greased for a long service life.",
+        "price": Decimal("149.00"),
+        "minimum_order_quantity": 1,
+        "available_quantity": 35,
+    },
+    {
+        "name": "7-inch Round LED Headlight with Halo DRL",
+        "img": IMG + "led-headlight.svg",
+        "description": "Projector LED headlight with high and low beam and a daytime "
+        "running ring. Plug-and-play H4 connector, E-marked.",
+        "price": Decimal("129.00"),
+        "minimum_order_quantity": 1,
+        "available_quantity": 40,
+    },
+    {
+        "name": "Sintered HH Front Brake Pads",
+        "img": IMG + "brake-pads.svg",
+        "description": "Sintered copper compound for strong, consistent bite in wet and dry. "
+        "Sold as a pair for one caliper.",
+        "price": Decimal("34.50"),
+        "minimum_order_quantity": 2,
+        "available_quantity": 180,
+    },
+    {
+        "name": "Stainless Slip-On Exhaust Muffler 51 mm",
+        "img": IMG + "exhaust-muffler.svg",
+        "description": "Brushed stainless canister with a removable dB killer and a "
+        "51 mm link pipe. Saves about 2 kg over most stock silencers.",
+        "price": Decimal("289.00"),
+        "minimum_order_quantity": 1,
+        "available_quantity": 15,
+    },
+    {
+        "name": "Piggyback Rear Shock Absorber 330 mm",
+        "img": IMG + "shock-absorber.svg",
+        "description": "Gas-charged rear shock with a remote reservoir, adjustable preload "
+        "and rebound damping.",
+        "price": Decimal("349.00"),
+        "minimum_order_quantity": 1,
+        "available_quantity": 12,
+    },
+    {
+        "name": "Sport Radial Rear Tyre 180/55 ZR17",
+        "img": IMG + "tyre.svg",
+        "description": "Dual-compound sport-touring tyre: a hard centre for mileage and "
+        "soft shoulders for grip in corners.",
+        "price": Decimal("164.95"),
+        "minimum_order_quantity": 1,
+        "available_quantity": 48,
+    },
+    {
+        "name": "High-Flow Cone Air Filter 54 mm",
+        "img": IMG + "air-filter.svg",
+        "description": "Washable cotton-gauze pod filter with a rubber neck and a "
+        "stainless clamp. Fits 54 mm carburettor and throttle-body inlets.",
+        "price": Decimal("42.75"),
+        "minimum_order_quantity": 2,
+        "available_quantity": 90,
+    },
+    {
+        "name": "Iridium Spark Plug CR9EIX",
+        "img": IMG + "spark-plug.svg",
+        "description": "Fine-wire iridium centre electrode for an easier cold start and a "
+        "steadier idle. Pre-gapped at 0.8 mm.",
+        "price": Decimal("12.49"),
+        "minimum_order_quantity": 4,
+        "available_quantity": 400,
+    },
+    {
+        "name": "Spin-On Oil Filter HF204",
+        "img": IMG + "oil-filter.svg",
+        "description": "Synthetic-media oil filter with a 17 mm nut on the dome for "
+        "easy removal. Fits most Japanese twins and fours.",
+        "price": Decimal("9.95"),
+        "minimum_order_quantity": 6,
+        "available_quantity": 520,
+    },
+    {
+        "name": "12 V AGM Battery YTX9-BS",
+        "img": IMG + "battery.svg",
+        "description": "Sealed, maintenance-free AGM battery, 8 Ah and 135 CCA. "
+        "Shipped charged and ready to fit.",
+        "price": Decimal("79.99"),
+        "minimum_order_quantity": 1,
+        "available_quantity": 70,
+    },
+    {
+        "name": "CNC Adjustable Clutch Lever",
+        "img": IMG + "clutch-lever.svg",
+        "description": "Billet aluminium lever with a six-position reach adjuster. "
+        "Lighter pull and a crisp feel at the bite point.",
+        "price": Decimal("54.90"),
+        "minimum_order_quantity": 1,
+        "available_quantity": 60,
+    },
+    {
+        "name": "Dual-Compound Handlebar Grips 22 mm",
+        "img": IMG + "handlebar-grips.svg",
+        "description": "Soft-touch ribbed grips with a firm inner core for 22 mm (7/8 in) "
+        "bars. Open ends accept bar-end weights.",
+        "price": Decimal("19.99"),
+        "minimum_order_quantity": 2,
+        "available_quantity": 150,
+    },
+    {
+        "name": "Oval Rear-View Mirror Pair M10",
+        "img": IMG + "mirror.svg",
+        "description": "Convex glass in an oval housing on a ball-jointed stem. "
+        "M10 x 1.25 threads, left and right in the box.",
+        "price": Decimal("36.50"),
+        "minimum_order_quantity": 2,
+        "available_quantity": 85,
+    },
+)
+
+# Keyword arguments of reviews.services.review_create (without the user).
+REVIEWS = (
+    {
+        "name": "Marco Rossi",
+        "review": "The chain kit fitted my Ninja 650 perfectly and arrived in three days.",
+        "ratings": 5,
+    },
+    {
+        "name": "Aisha Khan",
+        "review": "Brake pads bite well in the rain. Packaging could be better, "
+        "but the price was fair.",
+        "ratings": 4,
+    },
+    {
+        "name": "Tom Becker",
+        "review": "Ordered forty spark plugs for our workshop; approval and shipping were quick.",
+        "ratings": 5,
+    },
+    {
+        "name": "Lucía Fernández",
+        "review": "Bright headlight, though the mounting ears needed a little filing to fit.",
+        "ratings": 3,
+    },
+    {
+        "name": "Kenji Sato",
+        "review": "The mirror stems loosened on a long ride. Support sent a replacement "
+        "pair straight away.",
+        "ratings": 2,
+    },
+)
