@@ -20,12 +20,6 @@ from shop import demo_data
 PARTS_IMG_DIR = Path(settings.BASE_DIR) / "static" / "img" / "parts"
 
 
-@pytest.fixture(autouse=True)
-def fast_password_hashing(settings):
-    """seed_demo hashes and checks passwords; the default hasher is slow on purpose."""
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
 def seed(*args: str) -> str:
     out = StringIO()
     call_command("seed_demo", *args, stdout=out)
