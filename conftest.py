@@ -65,3 +65,15 @@ def clear_cache():
     """Rate-limit counters and cached fragments must not leak from one test to the next."""
     yield
     cache.clear()
+
+
+@pytest.fixture
+def staff(db):
+    """A Django superuser with the shop-admin role: the person behind /admin/."""
+    return AdminFactory(is_staff=True, is_superuser=True)
+
+
+@pytest.fixture
+def staff_client(client, staff):
+    client.force_login(staff)
+    return client

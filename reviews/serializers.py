@@ -29,7 +29,7 @@ class ReviewCreatedSerializer(ReviewOutputSerializer):
 class ReviewInputSerializer(serializers.Serializer):
     """name defaults to the reviewer's display name."""
 
-    name = serializers.CharField(max_length=150, required=False, allow_blank=True)
+    name = serializers.CharField(max_length=150, required=False, allow_blank=True, allow_null=True)
     review = serializers.CharField(max_length=5000, error_messages=required(REVIEW_REQUIRED))
     ratings = serializers.IntegerField(
         min_value=MIN_RATING,

@@ -1,0 +1,127 @@
+"""The part admin for staff: pages, searches, filters, stock edited in the list, image URLs."""
+
+from datetime import timedelta
+from decimal import Decimal
+from urllib.parse import urlencode
+
+import pytest
+from django.utils import timezone
+
+from catalog.models import Part
+from catalog.tests.factories import PartFactory
+from catalog.validators import IMG_INVALID
+
+CHANGELIST = "/admin/catalog/part/"
+
+
+def part_form(**changes) -> dict:
+    data = {
+        "name": "Chain kit 520",
+        "img": "https://example.com/chain.jpg",
+        "description": "O-ring chain with sprockets.",
+        "price": "89.90",
+        "minimum_order_quantity": "1",
+        "available_quantity": "12",
+    }
+    data.update(changes)
+    return data
+
+
+def since(moment) -> str:
+    """The query string of the "created at" filter, as its links build it (aware times)."""
+    return "?" + urlencode({"created_at__gte": str(moment)})
+
+
+def until(moment) -> str:
+    return "?" + urlencode({"created_at__lt": str(moment)})
+
+
+@pytest.mark.parametrize(
+    "query", ["", "?q=brake", "?q=sintered", "?o=4", since(timezone.now() - timedelta(days=1))]
+)
+def test_changelist_answers(staff_client, query):
+    part = PartFactory()
+    response = staff_client.get(CHANGELIST + query)
+    assert response.status_code == 200
+    assert list(response.context["cl"].result_list) == [part]
+
+
+def test_search_and_filter_leave_out_other_parts(staff_client):
+    PartFactory(name="Air filter", description="Foam")
+    assert list(staff_client.get(CHANGELIST + "?q=brake").context["cl"].result_list) == []
+    response = staff_client.get(CHANGELIST + until(timezone.now() - timedelta(days=1)))
+    assert list(response.context["cl"].result_list) == []
+
+
+def test_change_and_add_pages_answer(staff_client):
+    part = PartFactory()
+    assert staff_client.get(f"{CHANGELIST}{part.pk}/change/").status_code == 200
+    assert staff_client.get(f"{CHANGELIST}add/").status_code == 200
+    assert staff_client.get(f"{CHANGELIST}{part.pk}/delete/").status_code == 200
+
+
+def test_stock_is_editable_in_the_list(staff_client):
+    part = PartFactory(available_quantity=50, price=Decimal("25.50"))
+    response = staff_client.post(
+        CHANGELIST,
+        {
+            "form-TOTAL_FORMS": "1",
+            "form-INITIAL_FORMS": "1",
+            "form-MIN_NUM_FORMS": "0",
+            "form-MAX_NUM_FORMS": "1000",
+            "form-0-id": str(part.pk),
+            "form-0-available_quantity": "7",
+            "_save": "Save",
+        },
+    )
+    assert response.status_code == 302
+    part.refresh_from_db()
+    assert part.available_quantity == 7
+    assert part.price == Decimal("25.50")
+
+
+def test_negative_stock_is_rejected_in_the_list(staff_client):
+    part = PartFactory(available_quantity=50)
+    response = staff_client.post(
+        CHANGELIST,
+        {
+            "form-TOTAL_FORMS": "1",
+            "form-INITIAL_FORMS": "1",
+            "form-MIN_NUM_FORMS": "0",
+            "form-MAX_NUM_FORMS": "1000",
+            "form-0-id": str(part.pk),
+            "form-0-available_quantity": "-1",
+            "_save": "Save",
+        },
+    )
+    assert response.status_code == 200
+    part.refresh_from_db()
+    assert part.available_quantity == 50
+
+
+def test_add_part(staff_client):
+    response = staff_client.post(f"{CHANGELIST}add/", part_form(img=" /static/img/chain.svg "))
+    assert response.status_code == 302
+    part = Part.objects.get(name="Chain kit 520")
+    assert part.img == "/static/img/chain.svg"
+    assert part.price == Decimal("89.90")
+
+
+@pytest.mark.parametrize(
+    "img", ["javascript:alert(1)", "data:image/png;base64,AAAA", "/static/../settings.py"]
+)
+def test_unsafe_image_urls_are_rejected(staff_client, img):
+    response = staff_client.post(f"{CHANGELIST}add/", part_form(img=img))
+    assert response.status_code == 200
+    assert response.context["adminform"].form.errors["img"] == [IMG_INVALID]
+    assert not Part.objects.exists()
+
+
+def test_unsafe_image_url_is_rejected_on_change(staff_client):
+    part = PartFactory()
+    response = staff_client.post(
+        f"{CHANGELIST}{part.pk}/change/", part_form(img="javascript:alert(1)")
+    )
+    assert response.status_code == 200
+    part.refresh_from_db()
+    assert part.img == "/static/img/parts/brake-pads.svg"
