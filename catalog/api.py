@@ -1,11 +1,10 @@
 """Parts endpoints (API.md, "Parts")."""
 
 from drf_spectacular.utils import extend_schema
-from rest_framework import status
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from shop.api import DetailSerializer, get_or_404
+from shop.api import DetailSerializer, created, get_or_404, with_count
 from shop.permissions import IsShopAdmin
 
 from . import selectors, services
@@ -13,9 +12,7 @@ from .models import Part
 from .serializers import (
     DeletedCountSerializer,
     PageInputSerializer,
-    PartCreatedSerializer,
     PartInputSerializer,
-    PartModifiedSerializer,
     PartOutputSerializer,
 )
 
@@ -33,12 +30,15 @@ class PartListApi(APIView):
         parts = selectors.part_list(**page.validated_data)
         return Response(PartOutputSerializer(parts, many=True).data)
 
-    @extend_schema(request=PartInputSerializer, responses={201: PartCreatedSerializer, **ERRORS})
+    @extend_schema(
+        request=PartInputSerializer,
+        responses={201: with_count(PartOutputSerializer, "insertedId"), **ERRORS},
+    )
     def post(self, request):
         data = PartInputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         part = services.part_create(**data.validated_data)
-        return Response(PartCreatedSerializer(part).data, status=status.HTTP_201_CREATED)
+        return created(PartOutputSerializer(part).data, part.pk)
 
 
 class PartDetailApi(APIView):
@@ -51,14 +51,18 @@ class PartDetailApi(APIView):
 
     @extend_schema(
         request=PartInputSerializer,
-        responses={200: PartModifiedSerializer, 404: DetailSerializer, **ERRORS},
+        responses={
+            200: with_count(PartOutputSerializer, "modifiedCount"),
+            404: DetailSerializer,
+            **ERRORS,
+        },
     )
     def patch(self, request, pk):
         part = get_or_404(Part.objects, pk)
         data = PartInputSerializer(data=request.data, partial=True)
         data.is_valid(raise_exception=True)
         services.part_update(part=part, **data.validated_data)
-        return Response(PartModifiedSerializer(part).data)
+        return Response({**PartOutputSerializer(part).data, "modifiedCount": 1})
 
     @extend_schema(responses={200: DeletedCountSerializer, 404: DetailSerializer, **ERRORS})
     def delete(self, request, pk):

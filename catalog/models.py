@@ -1,11 +1,13 @@
 from django.db import models
 
+from .validators import validate_image_url
+
 
 class Part(models.Model):
     """A motorcycle part for sale; availableQuantity is the stock not yet reserved by orders."""
 
     name = models.CharField(max_length=200)
-    img = models.CharField("image URL", max_length=500, blank=True)
+    img = models.CharField("image URL", max_length=500, blank=True, validators=[validate_image_url])
     description = models.TextField(blank=True)
     price = models.DecimalField("price per unit ($)", max_digits=10, decimal_places=2)
     minimum_order_quantity = models.PositiveIntegerField(default=1)

@@ -65,23 +65,6 @@ class PartInputSerializer(serializers.Serializer):
     )
 
 
-class PartCreatedSerializer(PartOutputSerializer):
-    insertedId = serializers.IntegerField(source="pk", read_only=True)
-
-    class Meta(PartOutputSerializer.Meta):
-        fields = [*PartOutputSerializer.Meta.fields, "insertedId"]
-
-
-class PartModifiedSerializer(PartOutputSerializer):
-    modifiedCount = serializers.SerializerMethodField()
-
-    class Meta(PartOutputSerializer.Meta):
-        fields = [*PartOutputSerializer.Meta.fields, "modifiedCount"]
-
-    def get_modifiedCount(self, part) -> int:
-        return 1
-
-
 class DeletedCountSerializer(serializers.Serializer):
     deletedCount = serializers.IntegerField()
 

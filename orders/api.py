@@ -2,7 +2,6 @@
 
 from django.core.exceptions import ValidationError
 from drf_spectacular.utils import extend_schema
-from rest_framework import status
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -10,14 +9,12 @@ from rest_framework.views import APIView
 from accounts.validators import normalize_email
 from catalog.models import Part
 from catalog.serializers import DeletedCountSerializer
-from shop.api import DetailSerializer, get_or_404
+from shop.api import DetailSerializer, created, get_or_404, with_count
 from shop.permissions import IsShopAdmin, is_shop_admin, require_self_or_admin
 
 from . import selectors, services
 from .serializers import (
-    BookingCreatedSerializer,
     BookingInputSerializer,
-    BookingModifiedSerializer,
     BookingOutputSerializer,
     BookingQuerySerializer,
     BookingStatusInputSerializer,
@@ -58,7 +55,12 @@ class BookingListApi(APIView):
 
     @extend_schema(
         request=BookingInputSerializer,
-        responses={201: BookingCreatedSerializer, 400: None, 409: DetailSerializer, **ERRORS},
+        responses={
+            201: with_count(BookingOutputSerializer, "insertedId"),
+            400: None,
+            409: DetailSerializer,
+            **ERRORS,
+        },
     )
     def post(self, request):
         data = BookingInputSerializer(data=request.data)
@@ -71,7 +73,7 @@ class BookingListApi(APIView):
             address=fields["address"],
             phone=fields["phone"],
         )
-        return Response(BookingCreatedSerializer(booking).data, status=status.HTTP_201_CREATED)
+        return created(BookingOutputSerializer(booking).data, booking.pk)
 
 
 class BookingAllApi(APIView):
@@ -109,7 +111,7 @@ class BookingDetailApi(APIView):
     @extend_schema(
         request=BookingStatusInputSerializer,
         responses={
-            200: BookingModifiedSerializer,
+            200: with_count(BookingOutputSerializer, "modifiedCount"),
             404: DetailSerializer,
             409: DetailSerializer,
             **ERRORS,
@@ -119,8 +121,8 @@ class BookingDetailApi(APIView):
         self.check_admin(request)
         booking = self.get_booking(request, pk)
         BookingStatusInputSerializer(data=request.data).is_valid(raise_exception=True)
-        booking.modifiedCount = int(services.booking_approve(booking=booking))
-        return Response(BookingModifiedSerializer(booking).data)
+        modified = services.booking_approve(booking=booking)
+        return Response({**BookingOutputSerializer(booking).data, "modifiedCount": int(modified)})
 
     def check_admin(self, request):
         if not IsShopAdmin().has_permission(request, self):

@@ -41,20 +41,6 @@ class BookingOutputSerializer(serializers.ModelSerializer):
         ]
 
 
-class BookingCreatedSerializer(BookingOutputSerializer):
-    insertedId = serializers.IntegerField(source="pk", read_only=True)
-
-    class Meta(BookingOutputSerializer.Meta):
-        fields = [*BookingOutputSerializer.Meta.fields, "insertedId"]
-
-
-class BookingModifiedSerializer(BookingOutputSerializer):
-    modifiedCount = serializers.IntegerField()
-
-    class Meta(BookingOutputSerializer.Meta):
-        fields = [*BookingOutputSerializer.Meta.fields, "modifiedCount"]
-
-
 class BookingInputSerializer(serializers.Serializer):
     """What a shopper sends; names, e-mail and prices come from the server, never from here."""
 

@@ -1,16 +1,15 @@
 """Review endpoints (API.md, "Reviews")."""
 
 from drf_spectacular.utils import extend_schema
-from rest_framework import status
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from shop.api import DetailSerializer
+from shop.api import DetailSerializer, created, with_count
 
 from . import services
 from .models import Review
-from .serializers import ReviewCreatedSerializer, ReviewInputSerializer, ReviewOutputSerializer
+from .serializers import ReviewInputSerializer, ReviewOutputSerializer
 
 
 class ReviewApi(APIView):
@@ -24,10 +23,14 @@ class ReviewApi(APIView):
 
     @extend_schema(
         request=ReviewInputSerializer,
-        responses={201: ReviewCreatedSerializer, 401: DetailSerializer, 403: DetailSerializer},
+        responses={
+            201: with_count(ReviewOutputSerializer, "insertedId"),
+            401: DetailSerializer,
+            403: DetailSerializer,
+        },
     )
     def post(self, request):
         data = ReviewInputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         review = services.review_create(user=request.user, **data.validated_data)
-        return Response(ReviewCreatedSerializer(review).data, status=status.HTTP_201_CREATED)
+        return created(ReviewOutputSerializer(review).data, review.pk)

@@ -19,13 +19,6 @@ class ReviewOutputSerializer(serializers.ModelSerializer):
         fields = ["_id", "name", "review", "ratings", "createdAt"]
 
 
-class ReviewCreatedSerializer(ReviewOutputSerializer):
-    insertedId = serializers.IntegerField(source="pk", read_only=True)
-
-    class Meta(ReviewOutputSerializer.Meta):
-        fields = [*ReviewOutputSerializer.Meta.fields, "insertedId"]
-
-
 class ReviewInputSerializer(serializers.Serializer):
     """name defaults to the reviewer's display name."""
 

@@ -3,7 +3,8 @@
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.http import Http404, JsonResponse
 from django.urls import path
-from rest_framework import exceptions, serializers
+from rest_framework import exceptions, serializers, status
+from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
 from .errors import Conflict
@@ -35,6 +36,18 @@ def api_path(route: str, view, name: str):
 def drop_trailing_slash_duplicates(endpoints):
     """drf-spectacular hook: list each operation once, under its slash-less path."""
     return [e for e in endpoints if not e[0].endswith("/")]
+
+
+def with_count(output_class, field: str):
+    """Schema of an answer: `output_class` plus one integer (the spec's insertedId, modifiedCount)."""
+    name = output_class.__name__.replace("Output", field[0].upper() + field[1:])
+    meta = type("Meta", (output_class.Meta,), {"fields": [*output_class.Meta.fields, field]})
+    return type(name, (output_class,), {field: serializers.IntegerField(), "Meta": meta})
+
+
+def created(data: dict, pk: int) -> Response:
+    """201 with the new object and its insertedId."""
+    return Response({**data, "insertedId": pk}, status=status.HTTP_201_CREATED)
 
 
 class DetailSerializer(serializers.Serializer):

@@ -60,20 +60,22 @@ def test_change_and_add_pages_answer(staff_client):
     assert staff_client.get(f"{CHANGELIST}{part.pk}/delete/").status_code == 200
 
 
+def stock_edit(part, stock: str) -> dict:
+    """The changelist form data that sets one part's stock in the list."""
+    return {
+        "form-TOTAL_FORMS": "1",
+        "form-INITIAL_FORMS": "1",
+        "form-MIN_NUM_FORMS": "0",
+        "form-MAX_NUM_FORMS": "1000",
+        "form-0-id": str(part.pk),
+        "form-0-available_quantity": stock,
+        "_save": "Save",
+    }
+
+
 def test_stock_is_editable_in_the_list(staff_client):
     part = PartFactory(available_quantity=50, price=Decimal("25.50"))
-    response = staff_client.post(
-        CHANGELIST,
-        {
-            "form-TOTAL_FORMS": "1",
-            "form-INITIAL_FORMS": "1",
-            "form-MIN_NUM_FORMS": "0",
-            "form-MAX_NUM_FORMS": "1000",
-            "form-0-id": str(part.pk),
-            "form-0-available_quantity": "7",
-            "_save": "Save",
-        },
-    )
+    response = staff_client.post(CHANGELIST, stock_edit(part, "7"))
     assert response.status_code == 302
     part.refresh_from_db()
     assert part.available_quantity == 7
@@ -82,18 +84,7 @@ def test_stock_is_editable_in_the_list(staff_client):
 
 def test_negative_stock_is_rejected_in_the_list(staff_client):
     part = PartFactory(available_quantity=50)
-    response = staff_client.post(
-        CHANGELIST,
-        {
-            "form-TOTAL_FORMS": "1",
-            "form-INITIAL_FORMS": "1",
-            "form-MIN_NUM_FORMS": "0",
-            "form-MAX_NUM_FORMS": "1000",
-            "form-0-id": str(part.pk),
-            "form-0-available_quantity": "-1",
-            "_save": "Save",
-        },
-    )
+    response = staff_client.post(CHANGELIST, stock_edit(part, "-1"))
     assert response.status_code == 200
     part.refresh_from_db()
     assert part.available_quantity == 50
