@@ -14,6 +14,8 @@ from shop.permissions import IsShopAdmin, is_shop_admin, require_self_or_admin
 
 from . import selectors, services
 from .serializers import (
+    PART_REQUIRED,
+    PART_UNKNOWN,
     BookingInputSerializer,
     BookingOutputSerializer,
     BookingQuerySerializer,
@@ -21,8 +23,6 @@ from .serializers import (
 )
 
 ERRORS = {401: DetailSerializer, 403: DetailSerializer}
-PART_REQUIRED = "Choose a part to order"
-PART_UNKNOWN = "There is no part with this id"
 
 
 def part_to_order(data: dict) -> Part:

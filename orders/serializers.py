@@ -3,9 +3,12 @@
 from rest_framework import serializers
 
 from accounts.serializers import PhoneField, required
+from shop.api import MAX_ID
 
 from .models import Booking
 
+PART_REQUIRED = "Choose a part to order"
+PART_UNKNOWN = "There is no part with this id"
 MONEY = {"max_digits": 12, "decimal_places": 2, "coerce_to_string": False}
 
 
@@ -45,7 +48,10 @@ class BookingInputSerializer(serializers.Serializer):
     """What a shopper sends; names, e-mail and prices come from the server, never from here."""
 
     partId = serializers.IntegerField(
-        min_value=1, required=False, error_messages={"min_value": "Choose a part to order"}
+        min_value=1,
+        max_value=MAX_ID,
+        required=False,
+        error_messages={"min_value": PART_UNKNOWN, "max_value": PART_UNKNOWN},
     )
     partsName = serializers.CharField(required=False, allow_blank=True, write_only=True)
     quantity = serializers.IntegerField(

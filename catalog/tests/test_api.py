@@ -55,7 +55,7 @@ class TestListAndDetail:
         body = anon.get("/api/allparts?limit=2&offset=1").json()
         assert [p["_id"] for p in body] == [parts[3].pk, parts[2].pk]
 
-    @pytest.mark.parametrize("query", ["limit=abc", "limit=0", "offset=-1"])
+    @pytest.mark.parametrize("query", ["limit=abc", "limit=0", "offset=-1", f"offset={2**70}"])
     def test_bad_paging_is_a_400(self, anon, db, query):
         response = anon.get(f"/api/allparts?{query}")
         assert response.status_code == 400

@@ -251,3 +251,10 @@ class TestApprove:
     def test_approving_an_unknown_order_is_404(self, as_admin, db):
         response = as_admin.put("/api/booking/31337", {"status": "approved"}, format="json")
         assert response.status_code == 404
+
+
+def test_a_part_id_beyond_the_database_range_is_a_400(as_user, db):
+    payload = {"partId": 2**70, "quantity": 1, "address": "x", "phone": "12345"}
+    response = as_user.post("/api/booking", payload, format="json")
+    assert response.status_code == 400
+    assert response.json() == {"partId": ["There is no part with this id"]}
