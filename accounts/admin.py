@@ -1,4 +1,3 @@
-from django import forms
 from django.contrib import admin, messages
 from django.contrib.auth.admin import UserAdmin as BaseUserAdmin
 from django.contrib.auth.forms import AdminUserCreationForm, UserChangeForm
@@ -22,11 +21,6 @@ class UserAdminCreationForm(EmailCleaningMixin, AdminUserCreationForm):
 
 
 class UserAdminChangeForm(EmailCleaningMixin, UserChangeForm):
-    # A plain text field, as in the API: no scheme guessing, only http(s) URLs.
-    linkedin = forms.CharField(
-        label="LinkedIn", max_length=300, required=False, validators=[v.validate_http_url]
-    )
-
     class Meta:
         model = User
         fields = "__all__"
