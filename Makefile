@@ -4,7 +4,7 @@
 # its inputs are newer than the stamp, so a second `make setup` does nothing:
 #   .venv/.installed                   <- requirements.txt, requirements-dev.txt
 #   frontend/node_modules/.installed   <- frontend/package.json, package-lock.json
-#   static/dist/manifest.json          <- frontend/src/**, build.mjs, package.json
+#   static/dist/manifest.json          <- frontend/src/**, templates, build.mjs, package.json
 
 PYTHON ?= python3
 PORT   ?= 8000
@@ -16,6 +16,8 @@ BIN    := $(VENV)/bin
 PY     := $(BIN)/python
 
 FRONTEND_SRC  := $(shell find frontend/src 2>/dev/null)
+# Tailwind scans the templates for class names: a template change can change the CSS.
+TEMPLATES     := $(shell find templates */templates -name '*.html' 2>/dev/null)
 FRONTEND_LOCK := $(wildcard frontend/package-lock.json)
 
 .DEFAULT_GOAL := help
@@ -41,7 +43,7 @@ else
 endif
 	touch $@
 
-static/dist/manifest.json: $(FRONTEND_SRC) frontend/build.mjs frontend/package.json frontend/node_modules/.installed
+static/dist/manifest.json: $(FRONTEND_SRC) $(TEMPLATES) frontend/build.mjs frontend/package.json frontend/node_modules/.installed
 	cd frontend && npm run build
 
 run: setup ## Migrate, seed demo data if empty, serve on 127.0.0.1:PORT (PORT=8000, DEBUG=1; SQLite unless DATABASE_URL)

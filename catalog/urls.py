@@ -1,8 +1,10 @@
-from shop.api import api_path
+from shop.routing import optional_slash
 
-from . import api
+from . import views
 
 urlpatterns = [
-    *api_path("allparts", api.PartListApi.as_view(), "part-list"),
-    *api_path("allparts/<int:pk>", api.PartDetailApi.as_view(), "part-detail"),
+    *optional_slash("allparts", views.allparts, "allparts"),
+    *optional_slash("purchaseintent/<int:pk>", views.purchase, "purchase"),
+    *optional_slash("dashboard/manageparts", views.manage_parts, "manageparts"),
+    *optional_slash("dashboard/addparts", views.add_parts, "addparts"),
 ]

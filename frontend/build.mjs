@@ -1,7 +1,9 @@
-// Builds every src/islands/*.jsx into ../static/dist and writes manifest.json,
-// which the `island_assets` template tag reads:
+// Builds every src/islands/*.jsx (and src/site.js, the small script of every page) into
+// ../static/dist, writes manifest.json, which the `island_assets` template tag reads:
 //   {"purchase-form": {"file": "purchase-form-AB12.js", "imports": ["chunk-CD34.js"], "css": []}}
+// and builds the Tailwind + daisyUI stylesheet static/dist/app.css.
 // All paths are relative to static/dist. `node build.mjs --watch` rebuilds on change.
+import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -15,9 +17,12 @@ const watch = process.argv.includes("--watch");
 const islands = fs.existsSync(islandsDir)
   ? fs.readdirSync(islandsDir).filter((name) => name.endsWith(".jsx")).sort()
   : [];
-const entryPoints = Object.fromEntries(
-  islands.map((name) => [path.basename(name, ".jsx"), path.join(islandsDir, name)]),
-);
+const entryPoints = {
+  site: path.join(here, "src", "site.js"),
+  ...Object.fromEntries(
+    islands.map((name) => [path.basename(name, ".jsx"), path.join(islandsDir, name)]),
+  ),
+};
 
 // Static imports of an output file, followed transitively, so the tag can
 // modulepreload every chunk an island needs (dynamic imports load on demand).
@@ -46,7 +51,7 @@ const manifestPlugin = {
       const manifest = {};
       for (const [file, output] of Object.entries(outputs)) {
         if (!output.entryPoint || !file.endsWith(".js")) continue;
-        const name = path.basename(output.entryPoint, ".jsx");
+        const name = path.basename(output.entryPoint).replace(/\.jsx?$/, "");
         const css = output.cssBundle ? [rel(output.cssBundle)] : [];
         const imports = [...chunksOf(outputs, file)];
         for (const chunk of imports) {
@@ -55,41 +60,46 @@ const manifestPlugin = {
         manifest[name] = { file: rel(file), imports: imports.map(rel).sort(), css };
       }
       writeManifest(manifest);
-      console.log(`manifest.json: ${Object.keys(manifest).length} island(s)`);
+      console.log(`manifest.json: ${Object.keys(manifest).length} entries`);
     });
   },
 };
 
 fs.rmSync(outdir, { recursive: true, force: true });
 
-if (islands.length === 0) {
-  // esbuild refuses to run without entry points; no islands means an empty manifest.
-  writeManifest({});
-  console.log("manifest: no islands");
-  if (watch) console.log("nothing to watch: add src/islands/<name>.jsx and restart");
-} else {
-  const options = {
-    entryPoints,
-    outdir,
-    bundle: true,
-    splitting: true,
-    format: "esm",
-    jsx: "automatic",
-    minify: !watch,
-    sourcemap: watch,
-    target: ["es2020"],
-    entryNames: "[name]-[hash]",
-    chunkNames: "chunks/[name]-[hash]",
-    assetNames: "assets/[name]-[hash]",
-    metafile: true,
-    logLevel: "info",
-    define: { "process.env.NODE_ENV": JSON.stringify(watch ? "development" : "production") },
-    plugins: [manifestPlugin],
-  };
-  if (watch) {
-    const ctx = await esbuild.context(options);
-    await ctx.watch();
-  } else {
-    await esbuild.build(options);
-  }
+function buildCss() {
+  const tailwind = path.join(here, "node_modules", ".bin", "tailwindcss");
+  const args = ["-i", "src/styles/app.css", "-o", path.join(outdir, "app.css")];
+  execFileSync(tailwind, watch ? [...args, "--watch"] : [...args, "--minify"], {
+    cwd: here,
+    stdio: "inherit",
+  });
 }
+
+const options = {
+  entryPoints,
+  outdir,
+  bundle: true,
+  splitting: true,
+  format: "esm",
+  jsx: "automatic",
+  minify: !watch,
+  sourcemap: watch,
+  target: ["es2020"],
+  entryNames: "[name]-[hash]",
+  chunkNames: "chunks/[name]-[hash]",
+  assetNames: "assets/[name]-[hash]",
+  metafile: true,
+  logLevel: "info",
+  define: { "process.env.NODE_ENV": JSON.stringify(watch ? "development" : "production") },
+  plugins: [manifestPlugin],
+};
+if (watch) {
+  const ctx = await esbuild.context(options);
+  await ctx.watch();
+} else {
+  await esbuild.build(options);
+}
+
+
+if (!watch) buildCss();

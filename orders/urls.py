@@ -1,9 +1,9 @@
-from shop.api import api_path
+from shop.routing import optional_slash
 
-from . import api
+from . import views
 
 urlpatterns = [
-    *api_path("booking", api.BookingListApi.as_view(), "booking-list"),
-    *api_path("bookings", api.BookingAllApi.as_view(), "booking-all"),
-    *api_path("booking/<int:pk>", api.BookingDetailApi.as_view(), "booking-detail"),
+    *optional_slash("dashboard/myorder", views.my_orders, "myorder"),
+    *optional_slash("dashboard/manageorders", views.manage_orders, "manageorders"),
+    *optional_slash("dashboard/payment/<int:pk>", views.payment, "payment"),
 ]

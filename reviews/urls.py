@@ -1,5 +1,5 @@
-from shop.api import api_path
+from shop.routing import optional_slash
 
-from . import api
+from . import views
 
-urlpatterns = [*api_path("review", api.ReviewApi.as_view(), "review-list")]
+urlpatterns = [*optional_slash("dashboard/review", views.add_review, "review")]

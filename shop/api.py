@@ -2,7 +2,6 @@
 
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.http import Http404, JsonResponse
-from django.urls import path
 from rest_framework import exceptions, serializers, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
@@ -26,11 +25,6 @@ def exception_handler(exc, context):
     elif isinstance(exc, Conflict):
         exc = ConflictError(detail=exc.message)
     return drf_exception_handler(exc, context)
-
-
-def api_path(route: str, view, name: str):
-    """Both `route` and `route/`: trailing slashes are optional on every API path."""
-    return [path(route, view, name=name), path(f"{route}/", view)]
 
 
 def drop_trailing_slash_duplicates(endpoints):

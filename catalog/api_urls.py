@@ -1,0 +1,8 @@
+from shop.routing import optional_slash
+
+from . import api
+
+urlpatterns = [
+    *optional_slash("allparts", api.PartListApi.as_view(), "part-list"),
+    *optional_slash("allparts/<int:pk>", api.PartDetailApi.as_view(), "part-detail"),
+]

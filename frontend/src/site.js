@@ -1,0 +1,29 @@
+// The small script of every page (no React): keeps the spec's accessToken in step with the
+// session, and gives forms their confirmation and loading indicator.
+import { clearToken, exchangeToken, signedInEmail, storedToken } from "./lib/session.js";
+
+function syncToken() {
+  if (!signedInEmail()) clearToken();
+  else if (!storedToken()) exchangeToken();
+}
+
+function onSubmit(event) {
+  const form = event.target;
+  if (form.matches("[data-confirm]") && !window.confirm(form.dataset.confirm)) {
+    event.preventDefault();
+    return;
+  }
+  if (form.matches("[data-signout]")) clearToken();
+  if (form.matches("[data-loading]")) {
+    for (const button of form.querySelectorAll("button[type=submit]")) {
+      button.disabled = true;
+      button.insertAdjacentHTML(
+        "afterbegin",
+        '<span class="loading loading-spinner loading-sm" role="status" aria-label="Loading"></span>',
+      );
+    }
+  }
+}
+
+syncToken();
+document.addEventListener("submit", onSubmit);

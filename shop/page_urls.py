@@ -1,0 +1,11 @@
+from django.urls import path
+
+from shop.routing import optional_slash
+
+from . import views
+
+urlpatterns = [
+    path("", views.home, name="home"),
+    *optional_slash("blogs", views.blogs, "blogs"),
+    *optional_slash("myportfolio", views.portfolio, "myportfolio"),
+]
