@@ -2,6 +2,8 @@
 
 from allauth.account.adapter import DefaultAccountAdapter
 from allauth.socialaccount.adapter import DefaultSocialAccountAdapter
+from allauth.socialaccount.models import SocialApp
+from django.http import Http404
 
 from .validators import EMAIL_TAKEN, normalize_email, validate_shop_email
 
@@ -16,6 +18,13 @@ class AccountAdapter(DefaultAccountAdapter):
 
 
 class SocialAccountAdapter(DefaultSocialAccountAdapter):
+    def get_provider(self, request, provider, client_id=None):
+        """Google's URLs without Google keys are the 404 page, not a server error."""
+        try:
+            return super().get_provider(request, provider, client_id=client_id)
+        except SocialApp.DoesNotExist as exc:
+            raise Http404(f"{provider} sign-in is not configured") from exc
+
     def populate_user(self, request, sociallogin, data):
         """Google gives a full name: it becomes the shop's display name."""
         user = super().populate_user(request, sociallogin, data)
@@ -25,3 +34,8 @@ class SocialAccountAdapter(DefaultSocialAccountAdapter):
         user.name = full_name or user.email.split("@")[0]
         user.email = normalize_email(user.email)
         return user
+
+
+def user_display(user) -> str:
+    """How allauth names a user in its messages: the display name, as the navbar does."""
+    return user.get_short_name()

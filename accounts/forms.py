@@ -1,8 +1,17 @@
-"""allauth's sign-up form with the spec's name field and messages."""
+"""allauth's sign-up form with the spec's name field and messages.
+
+allauth imports this module while it builds its own forms (ACCOUNT_SIGNUP_FORM_CLASS), so it
+must not import `allauth.account.forms`; forms derived from allauth's live in login_forms.py.
+"""
 
 from django import forms
 
 from . import validators as v
+
+SIGNUP_MESSAGES = {
+    "email": {"required": v.EMAIL_REQUIRED, "invalid": v.EMAIL_INVALID},
+    "password1": {"required": v.PASSWORD_REQUIRED},
+}
 
 
 class SignupForm(forms.Form):
@@ -14,13 +23,17 @@ class SignupForm(forms.Form):
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        messages = {
-            "email": {"required": v.EMAIL_REQUIRED, "invalid": v.EMAIL_INVALID},
-            "password1": {"required": v.PASSWORD_REQUIRED},
-        }
-        for name, errors in messages.items():
+        sociallogin = getattr(self, "sociallogin", None)
+        if sociallogin is not None:
+            # Completing a Google sign-up: offer the name Google gave (SocialAccountAdapter).
+            self.fields["name"].initial = sociallogin.user.name
+
+    def full_clean(self):
+        # allauth adds password1 after this base's __init__, so the messages are set here.
+        for name, errors in SIGNUP_MESSAGES.items():
             if name in self.fields:
                 self.fields[name].error_messages.update(errors)
+        super().full_clean()
 
     def signup(self, request, user):
         user.name = self.cleaned_data["name"]

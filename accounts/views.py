@@ -1,20 +1,41 @@
 """Account pages: sign-in, sign-up, sign-out (allauth's views), My Profile, All Users."""
 
 from allauth.account import views as allauth_views
-from django.shortcuts import render
+from django.contrib import messages
+from django.shortcuts import redirect, render
 
 from shop.decorators import login_required, shop_admin_required
+from shop.forms import validate
+from shop.props import island_props
+
+from . import selectors, services
+from .serializers import ProfileInputSerializer, UserOutputSerializer
 
 login = allauth_views.LoginView.as_view(template_name="account/login.html")
 signup = allauth_views.SignupView.as_view(template_name="account/signup.html")
 logout = allauth_views.LogoutView.as_view()
 
 
+PROFILE_UPDATED = "user updated"
+PROFILE_FIELDS = ("education", "location", "phone", "linkedin")
+
+
 @login_required
 def profile(request):
-    return render(request, "dashboard/profile.html")
+    """My Profile: the user's details and the form that updates them (the API's rules)."""
+    values, errors = {field: getattr(request.user, field) for field in PROFILE_FIELDS}, {}
+    if request.method == "POST":
+        data, errors = validate(ProfileInputSerializer, request.POST)
+        if data is not None:
+            services.user_update_profile(user=request.user, **data)
+            messages.success(request, PROFILE_UPDATED)
+            return redirect(request.path)
+        values = request.POST
+    return render(request, "dashboard/profile.html", {"values": values, "errors": errors})
 
 
 @shop_admin_required
 def users(request):
-    return render(request, "dashboard/users.html")
+    """All Users: the all-users island, first rendered from the same list as GET /api/user."""
+    props = island_props(users=UserOutputSerializer(selectors.user_list(), many=True).data)
+    return render(request, "dashboard/users.html", {"props": props})

@@ -7,4 +7,5 @@ urlpatterns = [
     *optional_slash("purchaseintent/<int:pk>", views.purchase, "purchase"),
     *optional_slash("dashboard/manageparts", views.manage_parts, "manageparts"),
     *optional_slash("dashboard/addparts", views.add_parts, "addparts"),
+    *optional_slash("dashboard/manageparts/<int:pk>/delete", views.delete_part, "deletepart"),
 ]

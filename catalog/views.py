@@ -1,24 +1,64 @@
 """Catalog pages: All Parts, the purchase page, and the admin's Manage Parts and Add parts."""
 
-from django.shortcuts import render
+from django.contrib import messages
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_POST
 
+from shop.api import get_or_404
 from shop.decorators import login_required, shop_admin_required
+from shop.forms import validate
+from shop.props import island_props
+
+from . import selectors, services
+from .models import Part
+from .serializers import PartInputSerializer, PartOutputSerializer
 
 
 def allparts(request):
-    return render(request, "catalog/allparts.html")
+    """All Parts: the catalog, newest first, 24 cards a page (?page=N)."""
+    page = selectors.part_page(page=request.GET.get("page", 1))
+    page_range = page.paginator.get_elided_page_range(page.number, on_each_side=2, on_ends=1)
+    return render(request, "catalog/allparts.html", {"page": page, "page_range": page_range})
 
 
 @login_required
 def purchase(request, pk):
-    return render(request, "catalog/purchase.html")
+    """The part's details and the purchase-form island (it posts to /api/booking)."""
+    part = get_or_404(Part.objects, pk)
+    props = island_props(
+        part=PartOutputSerializer(part).data,
+        user={"name": request.user.get_full_name(), "email": request.user.email},
+    )
+    return render(request, "catalog/purchase.html", {"part": part, "props": props})
+
+
+PART_DELETED = "Part deleted"
+PARTS_ADDED = "Parts Added"
 
 
 @shop_admin_required
 def manage_parts(request):
-    return render(request, "dashboard/manageparts.html")
+    """Manage Parts: every part as a card with its stock and a Delete button."""
+    return render(request, "dashboard/manageparts.html", {"parts": selectors.part_list()})
+
+
+@require_POST
+@shop_admin_required
+def delete_part(request, pk):
+    services.part_delete(part=get_or_404(Part.objects, pk))
+    messages.success(request, PART_DELETED)
+    return redirect("manageparts")
 
 
 @shop_admin_required
 def add_parts(request):
-    return render(request, "dashboard/addparts.html")
+    """Add product: the API's part rules, then part_create."""
+    values, errors = {}, {}
+    if request.method == "POST":
+        data, errors = validate(PartInputSerializer, request.POST)
+        if data is not None:
+            services.part_create(**data)
+            messages.success(request, PARTS_ADDED)
+            return redirect(request.path)
+        values = request.POST
+    return render(request, "dashboard/addparts.html", {"values": values, "errors": errors})

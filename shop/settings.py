@@ -132,7 +132,9 @@ ACCOUNT_USER_MODEL_USERNAME_FIELD = None
 ACCOUNT_LOGIN_METHODS = {"email"}
 ACCOUNT_SIGNUP_FIELDS = ["email*", "password1*"]
 ACCOUNT_SIGNUP_FORM_CLASS = "accounts.forms.SignupForm"
+ACCOUNT_FORMS = {"login": "accounts.login_forms.LoginForm"}
 ACCOUNT_ADAPTER = "accounts.adapters.AccountAdapter"
+ACCOUNT_USER_DISPLAY = "accounts.adapters.user_display"
 ACCOUNT_EMAIL_VERIFICATION = os.environ.get("ACCOUNT_EMAIL_VERIFICATION", "none")
 ACCOUNT_UNIQUE_EMAIL = True
 # The spec shows "email already in use" to the person signing up.

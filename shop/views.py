@@ -2,17 +2,39 @@
 
 from django.shortcuts import render
 
+from catalog.selectors import part_list
+from reviews.selectors import review_list
+from shop import content
+
+HOME_PARTS = 6  # SPEC §9: the home page shows 6 parts
+
 
 def home(request):
-    return render(request, "pages/home.html")
+    return render(
+        request,
+        "pages/home.html",
+        {
+            "slides": content.SLIDES,
+            "parts": part_list(limit=HOME_PARTS),
+            "quality_intro": content.QUALITY_INTRO,
+            "quality_points": content.QUALITY_POINTS,
+            "environment_intro": content.ENVIRONMENT_INTRO,
+            "environment_points": content.ENVIRONMENT_POINTS,
+            "summary_intro": content.BUSINESS_SUMMARY_INTRO,
+            "summary": content.BUSINESS_SUMMARY,
+            "reviews": review_list(limit=content.HOME_REVIEWS),
+        },
+    )
 
 
 def blogs(request):
-    return render(request, "pages/blogs.html")
+    return render(
+        request, "pages/blogs.html", {"intro": content.BLOG_INTRO, "posts": content.BLOG_POSTS}
+    )
 
 
 def portfolio(request):
-    return render(request, "pages/portfolio.html")
+    return render(request, "pages/portfolio.html", {"me": content.PORTFOLIO})
 
 
 def page_not_found(request, exception=None):

@@ -1,14 +1,27 @@
-"""allauth wiring: e-mail sign-up with a name, the spec's messages, Google from the environment."""
+"""allauth wiring: e-mail sign-up with a name, the spec's messages, Google from the environment.
+
+The pages themselves (/login, /signup: our templates) are tested in test_pages_auth.py; these
+tests pin what allauth does underneath them.
+"""
 
 import pytest
+from allauth.account import app_settings as account_settings
+from allauth.account.forms import SignupForm as AllauthSignupForm
 from allauth.socialaccount.adapter import get_adapter as get_social_adapter
+from allauth.socialaccount.forms import SignupForm as SocialSignupForm
+from allauth.socialaccount.models import SocialAccount, SocialApp, SocialLogin
+from allauth.utils import get_form_class
+from django.contrib.sites.models import Site
 from django.test import override_settings
 
+from accounts.forms import SignupForm
+from accounts.login_forms import LoginForm
 from accounts.models import User
+from accounts.selectors import google_sign_in_configured
 from accounts.tests.factories import TEST_PASSWORD, UserFactory
 
-SIGNUP_URL = "/accounts/signup/"
-LOGIN_URL = "/accounts/login/"
+SIGNUP_URL = "/signup"
+LOGIN_URL = "/login"
 
 
 @pytest.mark.django_db
@@ -26,6 +39,8 @@ def test_signup_saves_the_display_name_and_signs_in(client):
     ("payload", "message"),
     [
         ({"name": "", "email": "a1@example.com", "password1": "secret1"}, "Name is required"),
+        ({"name": "A", "email": "", "password1": "secret1"}, "Email is required"),
+        ({"name": "A", "email": "a1@example.com", "password1": ""}, "Password is required"),
         ({"name": "A", "email": "not-an-email", "password1": "secret1"}, "Provide a valid email"),
         (
             {"name": "A", "email": "a1@example.com", "password1": "12345"},
@@ -36,7 +51,7 @@ def test_signup_saves_the_display_name_and_signs_in(client):
 def test_signup_form_uses_the_spec_messages(client, payload, message):
     response = client.post(SIGNUP_URL, payload)
     assert response.status_code == 200
-    assert message in response.content.decode()
+    assert f'class="text-error text-sm">{message}</p>' in response.content.decode()
     assert not User.objects.exists()
 
 
@@ -58,10 +73,9 @@ def test_login_by_email(client):
 
 @pytest.mark.django_db
 def test_google_is_off_without_credentials(rf):
-    from allauth.socialaccount.models import SocialApp
-
     with pytest.raises(SocialApp.DoesNotExist):
         get_social_adapter().get_app(rf.get("/"), provider="google")
+    assert google_sign_in_configured(rf.get("/")) is False
 
 
 @pytest.mark.django_db
@@ -74,4 +88,39 @@ def test_google_is_configured_from_the_environment(rf, settings):
     }
     with override_settings(SOCIALACCOUNT_PROVIDERS=google):
         app = get_social_adapter().get_app(rf.get("/"), provider="google")
+        assert google_sign_in_configured(rf.get("/")) is True
     assert app.client_id == "cid.apps.googleusercontent.com"
+
+
+@pytest.mark.django_db
+def test_a_google_app_in_the_database_counts_too(rf):
+    app = SocialApp.objects.create(provider="google", name="Google", client_id="db", secret="s")
+    assert google_sign_in_configured(rf.get("/")) is False  # not linked to this site yet
+    app.sites.add(Site.objects.get_current())
+    assert google_sign_in_configured(rf.get("/")) is True
+
+
+def test_allauth_uses_our_forms():
+    assert get_form_class(account_settings.FORMS, "login", None) is LoginForm
+    assert issubclass(AllauthSignupForm, SignupForm)
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("allauth_url", "our_form"),
+    [("/accounts/login/", 'action="/login"'), ("/accounts/signup/", 'action="/signup"')],
+)
+def test_allauths_own_routes_render_our_pages(client, allauth_url, our_form):
+    """allauth redirects to its own routes in some flows: they show the shop's pages too."""
+    html = client.get(allauth_url).content.decode()
+    assert our_form in html
+    assert "Continue with GOOGLE" in html
+
+
+@pytest.mark.django_db
+def test_google_sign_up_form_offers_googles_name_and_uses_the_spec_messages():
+    google_user = User(email="ada@example.com", name="Ada Lovelace")
+    login = SocialLogin(user=google_user, account=SocialAccount(provider="google", uid="1"))
+    assert SocialSignupForm(sociallogin=login)["name"].value() == "Ada Lovelace"
+    form = SocialSignupForm(data={"name": "", "email": ""}, sociallogin=login)
+    assert form.errors == {"name": ["Name is required"], "email": ["Email is required"]}

@@ -19,11 +19,8 @@ PRODUCTION_ENV = {
 
 def manage(*args: str, **env: str) -> subprocess.CompletedProcess:
     """Run manage.py in a fresh interpreter with exactly the shop variables given."""
-    base = {
-        k: v
-        for k, v in os.environ.items()
-        if k not in PRODUCTION_ENV and k != "SECURE_SSL_REDIRECT"
-    }
+    test_only = {*PRODUCTION_ENV, "SECURE_SSL_REDIRECT", "DJANGO_ALLOW_ASYNC_UNSAFE"}
+    base = {k: v for k, v in os.environ.items() if k not in test_only}
     return subprocess.run(
         [sys.executable, "manage.py", *args],
         cwd=ROOT,

@@ -2,7 +2,7 @@
 // click to close, drag to dismiss at 80%. One container per page, shared by every island.
 import { createRoot } from "react-dom/client";
 import { ToastContainer, toast } from "react-toastify";
-import "react-toastify/dist/ReactToastify.css";
+
 
 let mounted = false;
 

@@ -1,0 +1,8 @@
+import { STATE_LABELS } from "../lib/format.js";
+
+const STYLES = { unpaid: "badge-warning", pending: "badge-info", shipped: "badge-success" };
+
+/** Unpaid, Pending or Shipped (an order's `state`). */
+export function StateBadge({ state }) {
+  return <span className={`badge ${STYLES[state] ?? ""}`}>{STATE_LABELS[state] ?? state}</span>;
+}

@@ -1,0 +1,15 @@
+// Display helpers shared by the islands.
+const dollars = new Intl.NumberFormat("en-US", { style: "currency", currency: "USD" });
+
+/** 12.5 → "$12.50" (the API sends money as numbers of dollars). */
+export function money(value) {
+  return dollars.format(Number(value) || 0);
+}
+
+/** price × quantity in whole cents, so 0.1 × 3 is 0.3 and not 0.30000000000000004. */
+export function totalOf(price, quantity) {
+  return (Math.round(Number(price) * 100) * quantity) / 100;
+}
+
+/** An order's `state` (API.md) as the tables show it. */
+export const STATE_LABELS = { unpaid: "Unpaid", pending: "Pending", shipped: "Shipped" };

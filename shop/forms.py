@@ -1,0 +1,27 @@
+"""Server-rendered forms validated by the API's own input serializers (one rule, two doors)."""
+
+from collections.abc import Mapping
+
+from rest_framework import serializers
+
+
+def submitted(data: Mapping) -> dict:
+    """The fields a person filled in: an empty or blank input counts as not given, so the
+    serializer answers with its "is required" message instead of a type error."""
+    return {key: data[key] for key in data if str(data[key]).strip()}
+
+
+def validate(
+    serializer_class: type[serializers.Serializer], data: Mapping
+) -> tuple[dict | None, dict[str, list[str]]]:
+    """(validated_data, {}) when `data` passes `serializer_class`, else (None, field errors).
+
+    The errors are keyed by input name (as in the API's 400 body) with plain-text messages,
+    ready for a template: `errors.price.0`.
+    """
+    serializer = serializer_class(data=submitted(data))
+    if serializer.is_valid():
+        return serializer.validated_data, {}
+    return None, {
+        field: [str(m) for m in messages] for field, messages in serializer.errors.items()
+    }
