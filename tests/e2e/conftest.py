@@ -21,7 +21,6 @@ CHROMIUM_FLAGS = [
 ARTIFACTS = Path(settings.BASE_DIR) / "test-artifacts"
 
 
-
 @pytest.fixture(scope="session")
 def browser_type_launch_args(browser_type_launch_args):
     """Debian's Chromium with no network of its own (never a downloaded browser)."""
