@@ -11,7 +11,7 @@ class LoginForm(AllauthLoginForm):
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["login"].label = "E-mail"
+        self.fields["login"].label = "Email"
         self.fields["login"].error_messages.update(
             {"required": v.EMAIL_REQUIRED, "invalid": v.EMAIL_INVALID}
         )

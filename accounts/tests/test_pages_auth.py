@@ -61,7 +61,7 @@ def test_login_page_has_the_spec_fields_buttons_and_links(client):
     response = client.get("/login")
     html = page(response)
     assert response.status_code == 200
-    assert '<label class="fieldset-legend text-sm" for="id_login">E-mail</label>' in html
+    assert '<label class="fieldset-legend text-sm" for="id_login">Email</label>' in html
     assert '<label class="fieldset-legend text-sm" for="id_password">Password</label>' in html
     assert 'type="email"' in html and 'type="password"' in html
     assert '<button type="submit" class="btn btn-primary w-full mt-2">Login</button>' in html
