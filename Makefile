@@ -36,11 +36,9 @@ $(VENV)/.installed: requirements.txt requirements-dev.txt | $(PY)
 	touch $@
 
 frontend/node_modules/.installed: frontend/package.json $(FRONTEND_LOCK)
-ifneq ($(FRONTEND_LOCK),)
-	cd frontend && npm ci --no-audit --no-fund
-else
+	# `npm install`, not `npm ci`: it follows the lock file too, and tolerates the optional
+	# platform packages of Tailwind's engine that a registry mirror may not carry.
 	cd frontend && npm install --no-audit --no-fund
-endif
 	touch $@
 
 static/dist/manifest.json: $(FRONTEND_SRC) $(TEMPLATES) frontend/build.mjs frontend/package.json frontend/node_modules/.installed
