@@ -2,6 +2,7 @@
 
 from django.core.exceptions import ValidationError
 from drf_spectacular.utils import extend_schema
+from rest_framework import status
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -12,7 +13,7 @@ from catalog.serializers import DeletedCountSerializer
 from shop.api import DetailSerializer, created, get_or_404, with_count
 from shop.permissions import IsShopAdmin, is_shop_admin, require_self_or_admin
 
-from . import selectors, services
+from . import payments, selectors, services, webhooks
 from .serializers import (
     PART_REQUIRED,
     PART_UNKNOWN,
@@ -20,6 +21,9 @@ from .serializers import (
     BookingOutputSerializer,
     BookingQuerySerializer,
     BookingStatusInputSerializer,
+    PaymentConfirmInputSerializer,
+    PaymentIntentInputSerializer,
+    PaymentIntentOutputSerializer,
 )
 
 ERRORS = {401: DetailSerializer, 403: DetailSerializer}
@@ -124,6 +128,69 @@ class BookingDetailApi(APIView):
         modified = services.booking_approve(booking=booking)
         return Response({**BookingOutputSerializer(booking).data, "modifiedCount": int(modified)})
 
+    @extend_schema(
+        request=PaymentConfirmInputSerializer,
+        responses={
+            200: BookingOutputSerializer,
+            400: DetailSerializer,
+            404: DetailSerializer,
+            409: DetailSerializer,
+            502: DetailSerializer,
+            503: DetailSerializer,
+            **ERRORS,
+        },
+    )
+    def patch(self, request, pk):
+        """After a card payment: paid once Stripe confirms the PaymentIntent paid this order."""
+        booking = get_or_404(selectors.booking_owned_by(request.user), pk)
+        data = PaymentConfirmInputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        transaction_id = data.validated_data["transactionId"]
+        booking = services.booking_confirm_payment(booking=booking, transaction_id=transaction_id)
+        return Response(BookingOutputSerializer(booking).data)
+
     def check_admin(self, request):
         if not IsShopAdmin().has_permission(request, self):
             self.permission_denied(request, message=IsShopAdmin.message)
+
+
+class PaymentIntentApi(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        request=PaymentIntentInputSerializer,
+        responses={
+            200: PaymentIntentOutputSerializer,
+            404: DetailSerializer,
+            409: DetailSerializer,
+            502: DetailSerializer,
+            503: DetailSerializer,
+            **ERRORS,
+        },
+    )
+    def post(self, request):
+        data = PaymentIntentInputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        booking = get_or_404(
+            selectors.booking_owned_by(request.user), data.validated_data["booking"]
+        )
+        return Response({"clientSecret": services.booking_start_payment(booking=booking)})
+
+
+class StripeWebhookApi(APIView):
+    """Stripe's events, trusted only with a valid Stripe-Signature on the raw body."""
+
+    authentication_classes = []
+    permission_classes = []
+
+    @extend_schema(
+        request=None, responses={200: None, 400: DetailSerializer, 503: DetailSerializer}
+    )
+    def post(self, request):
+        signature = request.headers.get("Stripe-Signature", "")
+        try:
+            event = payments.webhook_event(request.body, signature)
+        except ValueError:
+            return Response({"detail": "Invalid signature."}, status=status.HTTP_400_BAD_REQUEST)
+        record = webhooks.payment_event_handle(event)
+        return Response({"received": True, "outcome": record.outcome})

@@ -6,4 +6,8 @@ urlpatterns = [
     *optional_slash("booking", api.BookingListApi.as_view(), "booking-list"),
     *optional_slash("bookings", api.BookingAllApi.as_view(), "booking-all"),
     *optional_slash("booking/<int:pk>", api.BookingDetailApi.as_view(), "booking-detail"),
+    *optional_slash(
+        "create-payment-intent", api.PaymentIntentApi.as_view(), "create-payment-intent"
+    ),
+    *optional_slash("stripe/webhook", api.StripeWebhookApi.as_view(), "stripe-webhook"),
 ]

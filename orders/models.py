@@ -31,6 +31,9 @@ class Booking(models.Model):
     status = models.CharField(max_length=20, choices=Status.choices, null=True, blank=True)
     transaction_id = models.CharField(max_length=255, blank=True)
     payment_intent_id = models.CharField(max_length=255, blank=True)
+    payment_error = models.CharField(
+        max_length=500, blank=True, help_text="The last failure the payment provider reported."
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -58,3 +61,29 @@ class Booking(models.Model):
         if self.status:
             return self.State.SHIPPED
         return self.State.PENDING if self.paid else self.State.UNPAID
+
+
+class PaymentEvent(models.Model):
+    """A Stripe webhook event as it arrived, and what the shop did with it."""
+
+    class Outcome(models.TextChoices):
+        PAID = "paid", "Order marked paid"
+        ALREADY_PAID = "already_paid", "Order was already paid"
+        FAILED = "failed", "Payment failure recorded"
+        IGNORED = "ignored", "Ignored"
+        REJECTED = "rejected", "Rejected (does not match the order)"
+
+    event_id = models.CharField(max_length=255, unique=True)
+    type = models.CharField(max_length=100)
+    booking = models.ForeignKey(
+        Booking, on_delete=models.SET_NULL, null=True, blank=True, related_name="payment_events"
+    )
+    outcome = models.CharField(max_length=20, choices=Outcome.choices)
+    detail = models.CharField(max_length=500, blank=True)
+    received_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-received_at", "-id"]
+
+    def __str__(self):
+        return f"{self.type} {self.event_id}"

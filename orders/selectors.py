@@ -14,3 +14,8 @@ def booking_list(*, email: str | None = None) -> QuerySet[Booking]:
 def booking_visible_to(user) -> QuerySet[Booking]:
     """The orders `user` may see: all for shop admins, their own for everybody else."""
     return Booking.objects.all() if user.is_shop_admin else Booking.objects.filter(user=user)
+
+
+def booking_owned_by(user) -> QuerySet[Booking]:
+    """The orders `user` placed: only the owner pays for an order."""
+    return Booking.objects.filter(user=user)

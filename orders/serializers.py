@@ -9,6 +9,7 @@ from .models import Booking
 
 PART_REQUIRED = "Choose a part to order"
 PART_UNKNOWN = "There is no part with this id"
+ORDER_UNKNOWN = "There is no order with this id"
 MONEY = {"max_digits": 12, "decimal_places": 2, "coerce_to_string": False}
 
 
@@ -78,3 +79,31 @@ class BookingStatusInputSerializer(serializers.Serializer):
             "invalid_choice": 'Status can only be "approved"',
         },
     )
+
+
+class PaymentIntentInputSerializer(serializers.Serializer):
+    """The order to pay; the spec's totalPrice may be sent and is ignored."""
+
+    booking = serializers.IntegerField(
+        min_value=1,
+        max_value=MAX_ID,
+        error_messages={
+            **required("Choose the order to pay for"),
+            "min_value": ORDER_UNKNOWN,
+            "max_value": ORDER_UNKNOWN,
+        },
+    )
+    totalPrice = serializers.DecimalField(
+        max_digits=12, decimal_places=2, required=False, write_only=True
+    )
+
+
+class PaymentIntentOutputSerializer(serializers.Serializer):
+    clientSecret = serializers.CharField()
+
+
+class PaymentConfirmInputSerializer(serializers.Serializer):
+    transactionId = serializers.CharField(
+        max_length=255, error_messages=required("transactionId is required")
+    )
+    booking = serializers.JSONField(required=False, write_only=True)

@@ -7,6 +7,7 @@ from django.db.models import F
 from catalog.models import Part
 from shop.errors import Conflict
 
+from . import payments
 from .models import Booking
 
 QUANTITY_BELOW_MINIMUM = "Quantity must be at least {minimum} (the minimum order quantity)"
@@ -15,6 +16,7 @@ PART_GONE = "This part is no longer available"
 STOCK_CHANGED = "The stock changed while you ordered: only {available} units are left"
 PAID_ORDER_LOCKED = "This order is paid and can no longer be deleted"
 ORDER_NOT_PAID = "This order is not paid yet, so it can't be approved"
+ALREADY_PAID = "This order is already paid"
 
 
 def check_quantity(*, part: Part, quantity: int) -> None:
@@ -79,3 +81,45 @@ def booking_approve(*, booking: Booking) -> bool:
     booking.status = Booking.Status.APPROVED
     booking.save(update_fields=["status"])
     return True
+
+
+def booking_start_payment(*, booking: Booking) -> str:
+    """The client secret of the PaymentIntent for this unpaid order (one intent per order)."""
+    if booking.paid:
+        raise Conflict(ALREADY_PAID)
+    intent = payments.intent_for(booking)
+    if intent.id != booking.payment_intent_id:
+        booking.payment_intent_id = intent.id
+        booking.save(update_fields=["payment_intent_id"])
+    return intent.client_secret
+
+
+def booking_confirm_payment(*, booking: Booking, transaction_id: str) -> Booking:
+    """Mark the order paid once Stripe confirms `transaction_id` paid for exactly this order."""
+    if booking.paid:
+        if booking.transaction_id == transaction_id:
+            return booking  # the webhook got there first
+        raise Conflict(ALREADY_PAID)
+    intent = payments.verified_intent(booking, transaction_id)
+    booking_mark_paid(booking_id=booking.pk, transaction_id=intent.id)
+    booking.refresh_from_db()
+    return booking
+
+
+@transaction.atomic
+def booking_mark_paid(*, booking_id: int, transaction_id: str) -> bool:
+    """Record a verified payment, once: False when the order was already paid (or is gone)."""
+    booking = Booking.objects.select_for_update().filter(pk=booking_id).first()
+    if booking is None or booking.paid:
+        return False
+    booking.paid = True
+    booking.transaction_id = transaction_id
+    booking.payment_intent_id = transaction_id
+    booking.payment_error = ""
+    booking.save(update_fields=["paid", "transaction_id", "payment_intent_id", "payment_error"])
+    return True
+
+
+def booking_record_payment_failure(*, booking: Booking, message: str) -> None:
+    booking.payment_error = message[:500]
+    booking.save(update_fields=["payment_error"])

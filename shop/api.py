@@ -6,24 +6,21 @@ from rest_framework import exceptions, serializers, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
-from .errors import Conflict
-
-
-class ConflictError(exceptions.APIException):
-    status_code = 409
-    default_detail = "The request conflicts with the current state."
-    default_code = "conflict"
+from .errors import ShopError
 
 
 def exception_handler(exc, context):
-    """DRF's handler, plus the service errors: Django ValidationError → 400, Conflict → 409."""
+    """DRF's handler, plus the services' errors: a Django ValidationError is a 400 with field
+    messages, a ShopError its status with {"detail": message}."""
     if isinstance(exc, DjangoValidationError):
         detail = (
             exc.message_dict if hasattr(exc, "error_dict") else {"non_field_errors": exc.messages}
         )
         exc = exceptions.ValidationError(detail=detail)
-    elif isinstance(exc, Conflict):
-        exc = ConflictError(detail=exc.message)
+    elif isinstance(exc, ShopError):
+        error = exceptions.APIException(detail=exc.message)
+        error.status_code = exc.status_code
+        exc = error
     return drf_exception_handler(exc, context)
 
 

@@ -1,9 +1,33 @@
 """Errors that services raise; the API turns them into HTTP answers (shop.api)."""
 
 
-class Conflict(Exception):
-    """The request is valid but the current state forbids it (HTTP 409)."""
+class ShopError(Exception):
+    """A refusal with a message meant for the person who asked; the API answers status_code."""
+
+    status_code = 400
 
     def __init__(self, message: str):
         super().__init__(message)
         self.message = message
+
+
+class Conflict(ShopError):
+    """The request is valid but the current state forbids it (HTTP 409)."""
+
+    status_code = 409
+
+
+class Rejected(ShopError):
+    """The request names something that does not hold up (HTTP 400 with a detail)."""
+
+
+class UpstreamFailure(ShopError):
+    """An outside service failed or could not be reached (HTTP 502)."""
+
+    status_code = 502
+
+
+class Unavailable(ShopError):
+    """The feature is switched off on this shop (HTTP 503)."""
+
+    status_code = 503
