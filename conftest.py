@@ -6,6 +6,8 @@ from rest_framework.test import APIClient
 from rest_framework_simplejwt.tokens import RefreshToken
 
 from accounts.tests.factories import AdminFactory, UserFactory
+from tests import stripe_fake
+from tests.stripe_fake import FakeStripe
 
 
 def bearer_client(user) -> APIClient:
@@ -77,3 +79,22 @@ def staff(db):
 def staff_client(client, staff):
     client.force_login(staff)
     return client
+
+
+@pytest.fixture(scope="session")
+def fake_stripe():
+    """A localstripe server for the whole test session (started on first use)."""
+    server = FakeStripe().start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def stripe_on(settings, fake_stripe):
+    """Card payments switched on, against the fake Stripe."""
+    settings.STRIPE_SECRET_KEY = stripe_fake.SECRET_KEY
+    settings.STRIPE_PUBLISHABLE_KEY = stripe_fake.PUBLISHABLE_KEY
+    settings.STRIPE_WEBHOOK_SECRET = stripe_fake.WEBHOOK_SECRET
+    settings.STRIPE_API_BASE = fake_stripe.url
+    settings.STRIPE_JS_URL = fake_stripe.js_url
+    return fake_stripe

@@ -2,7 +2,7 @@ from django.contrib import admin, messages
 
 from shop.errors import Conflict
 
-from .models import Booking
+from .models import Booking, PaymentEvent
 from .services import booking_approve, booking_cancel
 
 
@@ -56,6 +56,7 @@ class BookingAdmin(admin.ModelAdmin):
         "status",
         "transaction_id",
         "payment_intent_id",
+        "payment_error",
         "created_at",
     ]
     actions = ["approve_paid_orders"]
@@ -90,3 +91,19 @@ class BookingAdmin(admin.ModelAdmin):
                 f"{skipped} unpaid order(s) skipped: they can't be approved yet.",
                 messages.WARNING,
             )
+
+
+@admin.register(PaymentEvent)
+class PaymentEventAdmin(admin.ModelAdmin):
+    """Stripe's webhook events as they arrived: a record, never edited by hand."""
+
+    list_display = ["received_at", "type", "event_id", "booking", "outcome"]
+    list_filter = ["outcome", "type"]
+    search_fields = ["event_id", "booking__email", "detail"]
+    list_select_related = ["booking"]
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False

@@ -74,13 +74,18 @@ def _client() -> stripe.StripeClient:
     )
 
 
+def _plain(value) -> dict:
+    """A Stripe sub-object (or None) as a plain dict."""
+    return value.to_dict() if hasattr(value, "to_dict") else dict(value or {})
+
+
 def _intent(obj) -> Intent:
     return Intent(
         id=obj.id,
         status=obj.status,
         amount=obj.amount,
         currency=obj.currency,
-        booking_id=str((obj.metadata or {}).get(METADATA_KEY, "")),
+        booking_id=str(_plain(obj.metadata).get(METADATA_KEY, "")),
         client_secret=obj.client_secret or "",
     )
 
@@ -172,5 +177,5 @@ def intent_from_event(event) -> Intent:
 
 def failure_message(event) -> str:
     """The provider's reason in a payment_intent.payment_failed event."""
-    error = getattr(event.data.object, "last_payment_error", None) or {}
-    return (error.get("message") if hasattr(error, "get") else "") or "The payment failed."
+    error = _plain(getattr(event.data.object, "last_payment_error", None))
+    return error.get("message") or "The payment failed."

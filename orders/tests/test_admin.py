@@ -4,7 +4,7 @@ import pytest
 
 from accounts.tests.factories import UserFactory
 from catalog.tests.factories import PartFactory
-from orders.models import Booking
+from orders.models import Booking, PaymentEvent
 from orders.tests.factories import BookingFactory
 
 CHANGELIST = "/admin/orders/booking/"
@@ -159,3 +159,14 @@ def test_changelist_query_count_does_not_grow_with_orders(
     BookingFactory.create_batch(20, user=shopper)
     with django_assert_max_num_queries(12):
         assert staff_client.get(CHANGELIST).status_code == 200
+
+
+def test_payment_events_are_listed_and_searchable(staff_client):
+    booking = BookingFactory(paid_order=True, payment_intent_id="pi_abc")
+    PaymentEvent.objects.create(
+        event_id="evt_123", type="payment_intent.succeeded", booking=booking, outcome="paid"
+    )
+    response = staff_client.get("/admin/orders/paymentevent/?q=evt_123")
+    assert response.status_code == 200
+    assert list(response.context["cl"].result_list)[0].event_id == "evt_123"
+    assert staff_client.get("/admin/orders/booking/?q=pi_abc").context["cl"].result_count == 1
