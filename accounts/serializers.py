@@ -13,12 +13,20 @@ def required(message: str) -> dict:
     return {"required": message, "null": message, "blank": message}
 
 
+PROFILE_REQUIRED = {
+    "education": "Education is required",
+    "location": "Location is required",
+    "phone": "Phone is required",
+    "linkedin": "LinkedIn is required",
+}
+
+
 class PhoneField(serializers.CharField):
     """A phone number: digits with an optional leading +, separators dropped."""
 
     def __init__(self, **kwargs):
         kwargs.setdefault("max_length", 20)
-        kwargs.setdefault("error_messages", required("Phone is required"))
+        kwargs.setdefault("error_messages", required(PROFILE_REQUIRED["phone"]))
         super().__init__(validators=[v.validate_phone], **kwargs)
 
     def to_internal_value(self, data):
@@ -81,16 +89,16 @@ class TokenExchangeOutputSerializer(serializers.Serializer):
 
 class ProfileInputSerializer(serializers.Serializer):
     education = serializers.CharField(
-        max_length=200, error_messages=required("Education is required")
+        max_length=200, error_messages=required(PROFILE_REQUIRED["education"])
     )
     location = serializers.CharField(
-        max_length=200, error_messages=required("Location is required")
+        max_length=200, error_messages=required(PROFILE_REQUIRED["location"])
     )
     phone = PhoneField()
     linkedin = serializers.CharField(
         max_length=300,
         validators=[v.validate_http_url],
-        error_messages=required("LinkedIn is required"),
+        error_messages=required(PROFILE_REQUIRED["linkedin"]),
     )
 
 

@@ -5,6 +5,7 @@ from rest_framework.test import APIClient
 from rest_framework_simplejwt.tokens import RefreshToken
 
 from accounts.models import User
+from accounts.serializers import PROFILE_REQUIRED
 from accounts.tests.factories import AdminFactory, UserFactory
 from accounts.tests.helpers import USER_FIELDS, assert_no_secrets, bearer, user_json
 from accounts.validators import LINKEDIN_INVALID, PHONE_INVALID
@@ -17,12 +18,7 @@ PROFILE = {
     "linkedin": "https://www.linkedin.com/in/jane-rider",
 }
 
-REQUIRED = {
-    "education": "Education is required",
-    "location": "Location is required",
-    "phone": "Phone is required",
-    "linkedin": "LinkedIn is required",
-}
+REQUIRED = PROFILE_REQUIRED
 
 
 @pytest.fixture

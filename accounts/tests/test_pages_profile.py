@@ -2,6 +2,7 @@
 
 import pytest
 
+from accounts.serializers import PROFILE_REQUIRED
 from accounts.validators import LINKEDIN_INVALID, PHONE_INVALID
 from accounts.views import PROFILE_UPDATED
 from shop.tests.pages import buttons, field_error, fields, label_of, toasts
@@ -15,12 +16,7 @@ VALID = {
     "phone": "+44 113 496 0000",
     "linkedin": "https://www.linkedin.com/in/rider",
 }
-REQUIRED = {
-    "education": "Education is required",
-    "location": "Location is required",
-    "phone": "Phone is required",
-    "linkedin": "LinkedIn is required",
-}
+REQUIRED = PROFILE_REQUIRED
 
 
 @pytest.fixture
