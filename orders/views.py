@@ -1,11 +1,13 @@
 """Order pages: My Order, Manage Orders (admin) and the payment page."""
 
+from django.conf import settings
 from django.shortcuts import render
 
+from shop.api import get_or_404
 from shop.decorators import login_required, shop_admin_required
 from shop.props import island_props
 
-from . import selectors
+from . import payments, selectors
 from .serializers import BookingOutputSerializer
 
 
@@ -28,6 +30,25 @@ def manage_orders(request):
     return render(request, "dashboard/manageorders.html", {"props": props})
 
 
+def payment_props(booking, user) -> dict:
+    """Props of the payment island: the order as the API answers it, who pays, Stripe's key."""
+    return island_props(
+        booking=BookingOutputSerializer(booking).data,
+        user={"name": user.get_full_name(), "email": user.email},
+        publishableKey=settings.STRIPE_PUBLISHABLE_KEY,
+    )
+
+
 @login_required
 def payment(request, pk):
-    return render(request, "dashboard/payment.html")
+    """Pay for one of your orders by card; paid orders and an unconfigured shop get no form."""
+    booking = get_or_404(selectors.booking_owned_by(request.user), pk)
+    payable = not booking.paid and payments.is_configured()
+    context = {
+        "booking": booking,
+        "not_configured": payments.NOT_CONFIGURED,
+        "payable": payable,
+        "props": payment_props(booking, request.user) if payable else None,
+        "STRIPE_JS_URL": settings.STRIPE_JS_URL,
+    }
+    return render(request, "dashboard/payment.html", context)

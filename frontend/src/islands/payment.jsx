@@ -1,0 +1,165 @@
+// The card form of /dashboard/payment/<id>: Stripe's card element and a Pay button. The page
+// loads Stripe.js with a plain <script> before this module, so loadStripe finds window.Stripe.
+import { CardElement, Elements, useElements, useStripe } from "@stripe/react-stripe-js";
+import { loadStripe } from "@stripe/stripe-js/pure";
+import { useCallback, useEffect, useState } from "react";
+import { ActionButton } from "../components/ActionButton.jsx";
+import { Spinner } from "../components/Spinner.jsx";
+import { api } from "../lib/api.js";
+import { mountIslands } from "../lib/mount.jsx";
+
+export const PAID = "Congrats! Your payment is completed.";
+const NOT_LOADED = "The card form could not be loaded. Please check your connection and reload the page.";
+const NOT_COMPLETED = "Your payment was not completed. Please try again.";
+// A constant, so the card element never gets an update() call (Stripe.js fakes have none).
+const CARD_OPTIONS = {
+  style: {
+    base: { fontSize: "16px", color: "#1f2937", "::placeholder": { color: "#6b7280" } },
+    invalid: { color: "#b91c1c" },
+  },
+};
+
+/** The order's client secret from POST /api/create-payment-intent (the server sets the amount). */
+function useClientSecret(booking, setError) {
+  const [clientSecret, setClientSecret] = useState("");
+  useEffect(() => {
+    let live = true;
+    api("/api/create-payment-intent", {
+      method: "POST",
+      body: { booking: booking._id, totalPrice: booking.totalPrice },
+    })
+      .then((answer) => live && setClientSecret(answer.clientSecret))
+      .catch((error) => live && setError(error.message));
+    return () => {
+      live = false;
+    };
+  }, [booking._id, booking.totalPrice, setError]);
+  return clientSecret;
+}
+
+/** True once the card element is on the page: its `ready` event, its first change, or found. */
+function useCardPresent(elements) {
+  const [present, setPresent] = useState(false);
+  const markPresent = useCallback(() => setPresent(true), []);
+  useEffect(() => {
+    // Not every Stripe.js sends `ready` (localstripe's never does): the element itself counts.
+    if (elements?.getElement(CardElement)) setPresent(true);
+  }, [elements]);
+  return [present, markPresent];
+}
+
+/** Confirm the card payment with Stripe, then record it on the order (the server verifies it). */
+async function pay({ stripe, card, clientSecret, booking, user }) {
+  const result = await stripe.confirmCardPayment(clientSecret, {
+    payment_method: { card, billing_details: { name: user.name, email: user.email } },
+  });
+  if (result?.error) throw new Error(result.error.message || NOT_COMPLETED);
+  const intent = result?.paymentIntent;
+  if (intent?.status !== "succeeded") throw new Error(NOT_COMPLETED);
+  await api(`/api/booking/${booking._id}`, {
+    method: "PATCH",
+    body: { transactionId: intent.id, booking: booking._id },
+  });
+  return intent.id;
+}
+
+function CheckoutForm({ booking, user, loadError }) {
+  const stripe = useStripe();
+  const elements = useElements();
+  const [error, setError] = useState("");
+  const [cardError, setCardError] = useState("");
+  const [working, setWorking] = useState(false);
+  const [transactionId, setTransactionId] = useState("");
+  const clientSecret = useClientSecret(booking, setError);
+  const [cardPresent, markCardPresent] = useCardPresent(elements);
+
+  // Stripe's own card messages come with change events; localstripe sends none (no event).
+  const onChange = useCallback(
+    (event) => {
+      markCardPresent();
+      setCardError(event?.error?.message ?? "");
+    },
+    [markCardPresent],
+  );
+
+  const ready = Boolean(stripe && elements && cardPresent && clientSecret);
+  const loading = !ready && !error && !loadError;
+
+  const onSubmit = useCallback(
+    async (event) => {
+      event.preventDefault();
+      const card = elements?.getElement(CardElement);
+      if (!stripe || !card || !clientSecret || working || transactionId) return;
+      setWorking(true);
+      setError("");
+      try {
+        setTransactionId(await pay({ stripe, card, clientSecret, booking, user }));
+      } catch (failure) {
+        setError(failure.message || NOT_COMPLETED);
+      } finally {
+        setWorking(false);
+      }
+    },
+    [stripe, elements, clientSecret, working, transactionId, booking, user],
+  );
+
+  return (
+    <form noValidate onSubmit={onSubmit} className="flex flex-col gap-4" aria-label="Card payment form">
+      <p id="card-label" className="text-sm font-medium">
+        Card details
+      </p>
+      <div role="group" aria-labelledby="card-label" className="rounded-box border border-base-300 bg-base-100 p-3">
+        <CardElement options={CARD_OPTIONS} onReady={markCardPresent} onChange={onChange} />
+      </div>
+      <div className="flex items-center gap-3">
+        <ActionButton
+          type="submit"
+          busy={working}
+          disabled={!ready || Boolean(transactionId)}
+          className="btn-primary px-8"
+        >
+          Pay
+        </ActionButton>
+        {loading && (
+          <span className="flex items-center gap-2 text-sm">
+            <Spinner /> Loading the card form…
+          </span>
+        )}
+      </div>
+      {[loadError, cardError, error].filter(Boolean).map((message) => (
+        <p key={message} className="text-error text-sm" role="alert">
+          {message}
+        </p>
+      ))}
+      {transactionId && (
+        <div role="status" className="flex flex-col gap-1">
+          <p className="font-semibold text-green-700">{PAID}</p>
+          <p className="break-all">
+            Your transaction Id: <span className="font-bold">{transactionId}</span>
+          </p>
+          <a href="/dashboard/myorder" className="link link-primary">
+            Back to My Order
+          </a>
+        </div>
+      )}
+    </form>
+  );
+}
+
+function Payment({ booking, user, publishableKey }) {
+  const [loadError, setLoadError] = useState("");
+  // Once per page: Elements must always get the same promise.
+  const [stripePromise] = useState(() =>
+    loadStripe(publishableKey).catch(() => {
+      setLoadError(NOT_LOADED);
+      return null;
+    }),
+  );
+  return (
+    <Elements stripe={stripePromise}>
+      <CheckoutForm booking={booking} user={user} loadError={loadError} />
+    </Elements>
+  );
+}
+
+mountIslands({ payment: Payment });

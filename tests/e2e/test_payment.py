@@ -1,0 +1,205 @@
+"""Paying by card in Chromium, against localstripe's fake Stripe and its fake Stripe.js.
+
+The page runs the real path (@stripe/react-stripe-js, stripe.confirmCardPayment). Two test-only
+pieces make the fake behave as Stripe documents: stripe_confirm_shim.js (an init script) makes
+confirmCardPayment attach the entered card to the intent and confirm it, and a route adds the
+test's secret key to those calls, because localstripe accepts only a secret key on them where
+Stripe accepts the publishable key. Neither is served by the app.
+"""
+
+import re
+from decimal import Decimal
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import expect
+
+from accounts.tests.factories import AdminFactory, UserFactory
+from catalog.tests.factories import PartFactory
+from orders.models import Booking
+from orders.tests.factories import BookingFactory
+from tests import stripe_fake
+from tests.e2e.conftest import shot, sign_in
+
+SHIM = Path(__file__).with_name("stripe_confirm_shim.js")
+GOOD_CARD = "4242424242424242"
+DECLINED_CARD = "4000000000000341"
+PAID = "Congrats! Your payment is completed."
+NOT_FOUND = "WE ARE SORRY, THE PAGE YOU REQUESTED WAS NOT FOUND"
+
+
+@pytest.fixture
+def paying(site, stripe_on):
+    """The browser page with card payments on, against the fake Stripe (see the module doc)."""
+    site.add_init_script(path=str(SHIM))
+
+    def as_the_shop(route):
+        key = {"authorization": f"Bearer {stripe_fake.SECRET_KEY}"}
+        route.continue_(headers={**route.request.headers, **key})
+
+    site.route(f"{stripe_on.url}/v1/**", as_the_shop)
+    return site
+
+
+def enter_card(page, number: str) -> None:
+    """Type a card into the fake card element's plain inputs."""
+    for placeholder, value in [
+        ("number", number),
+        ("exp_month", "12"),
+        ("exp_year", "30"),
+        ("cvc", "123"),
+        ("postal_code", "12345"),
+    ]:
+        page.get_by_placeholder(placeholder, exact=True).fill(value)
+
+
+def pay_button(page):
+    return page.get_by_role("button", name="Pay", exact=True)
+
+
+def order_through_the_ui(page, part) -> Booking:
+    page.goto(f"/purchaseintent/{part.pk}")
+    page.get_by_label("Phone").fill("0123456789")
+    page.get_by_label("Address").fill("7 Gear Lane, Leeds")
+    page.get_by_label("Quantity").fill("3")
+    page.get_by_role("button", name="Submit").click()
+    expect(page).to_have_url(f"{page.base_url}/dashboard/myorder")
+    return Booking.objects.get(part=part)
+
+
+def test_order_pay_by_card_and_get_it_shipped(paying):
+    site = paying
+    user = UserFactory(name="Rosa Rider")
+    part = PartFactory(
+        name="Sintered brake pads",
+        price=Decimal("24.50"),
+        minimum_order_quantity=2,
+        available_quantity=10,
+    )
+    sign_in(site, user)
+    booking = order_through_the_ui(site, part)
+
+    site.get_by_role("row").filter(has_text="Sintered brake pads").get_by_role(
+        "link", name="Pay"
+    ).click()
+    expect(site).to_have_url(f"{site.base_url}/dashboard/payment/{booking.pk}")
+    for text in [
+        "Hello, Rosa Rider",
+        "Please pay for Sintered brake pads",
+        "Quantity: 3",
+        "Please pay: $73.50",
+    ]:
+        expect(site.get_by_text(text, exact=True)).to_be_visible()
+    expect(pay_button(site)).to_be_enabled()
+    enter_card(site, GOOD_CARD)
+    shot(site, "payment-form")
+    pay_button(site).click()
+
+    expect(site.get_by_text(PAID)).to_be_visible()
+    transaction = site.get_by_text(re.compile(r"^Your transaction Id: pi_\w+$"))
+    expect(transaction).to_be_visible()
+    transaction_id = transaction.inner_text().removeprefix("Your transaction Id: ")
+    expect(pay_button(site)).to_be_disabled()
+    shot(site, "payment-success")
+    booking.refresh_from_db()
+    assert booking.paid
+    assert booking.transaction_id == transaction_id
+    assert booking.payment_intent_id == transaction_id
+
+    site.get_by_role("link", name="Back to My Order").click()
+    row = site.get_by_role("row").filter(has_text="Sintered brake pads")
+    expect(row).to_contain_text("Paid")
+    expect(row).to_contain_text(transaction_id)
+    expect(row).to_contain_text("Pending")
+    expect(row.get_by_role("link", name="Pay")).to_have_count(0)
+
+    site.get_by_role("navigation", name="Main").get_by_role(
+        "button", name="Rosa Rider (Sign Out)"
+    ).click()
+    sign_in(site, AdminFactory(name="Ada Admin"))
+    site.goto("/dashboard/manageorders")
+    row = site.get_by_role("row").filter(has_text="Sintered brake pads")
+    expect(row).to_contain_text("Pending")
+    row.get_by_role("button", name="Approve").click()
+    expect(site.get_by_text("status updated").first).to_be_visible()
+    expect(row).to_contain_text("Shipped")
+    booking.refresh_from_db()
+    assert booking.status == Booking.Status.APPROVED
+
+
+def test_pay_waits_for_the_client_secret_with_a_spinner(paying):
+    site = paying
+    user = UserFactory()
+    booking = BookingFactory(user=user)
+    held = []
+
+    def hold(route):
+        held.append(route)
+
+    site.route("**/api/create-payment-intent", hold)
+    sign_in(site, user)
+    site.goto(f"/dashboard/payment/{booking.pk}")
+    expect(site.get_by_placeholder("number", exact=True)).to_be_visible()
+    expect(site.get_by_text("Loading the card form…")).to_be_visible()
+    expect(pay_button(site)).to_be_disabled()
+    assert len(held) == 1
+    held[0].continue_()
+    expect(pay_button(site)).to_be_enabled()
+    expect(site.get_by_text("Loading the card form…")).to_have_count(0)
+
+
+def test_a_declined_card_shows_the_providers_message_in_red(paying):
+    site = paying
+    user = UserFactory()
+    booking = BookingFactory(user=user, parts_name="Chain kit")
+    sign_in(site, user)
+    site.set_viewport_size({"width": 375, "height": 740})
+    site.goto(f"/dashboard/payment/{booking.pk}")
+    expect(pay_button(site)).to_be_enabled()
+    enter_card(site, DECLINED_CARD)
+    pay_button(site).click()
+
+    message = site.get_by_role("alert").filter(has_text="Your card was declined.")
+    expect(message).to_be_visible()
+    expect(message).to_have_class(re.compile(r"\btext-error\b"))
+    expect(site.get_by_text(PAID)).to_have_count(0)
+    expect(pay_button(site)).to_be_enabled()
+    shot(site, "payment-declined-375")
+    booking.refresh_from_db()
+    assert not booking.paid
+    assert booking.transaction_id == ""
+
+
+def test_without_stripe_keys_the_page_says_so(site, settings):
+    settings.STRIPE_SECRET_KEY = ""
+    settings.STRIPE_PUBLISHABLE_KEY = ""
+    user = UserFactory()
+    booking = BookingFactory(user=user)
+    sign_in(site, user)
+    site.goto(f"/dashboard/payment/{booking.pk}")
+    expect(site.get_by_text("Card payments are not configured on this shop.")).to_be_visible()
+    expect(pay_button(site)).to_have_count(0)
+
+
+def test_someone_elses_order_is_not_found(paying):
+    site = paying
+    booking = BookingFactory()
+    sign_in(site, UserFactory())
+    site.goto(f"/dashboard/payment/{booking.pk}")
+    expect(site.get_by_role("heading", name=NOT_FOUND)).to_be_visible()
+    expect(site.get_by_role("link", name="Go to Home")).to_be_visible()
+    expect(pay_button(site)).to_have_count(0)
+
+
+def test_an_already_paid_order_shows_its_payment_and_no_form(paying):
+    site = paying
+    user = UserFactory()
+    booking = BookingFactory(user=user, paid_order=True, transaction_id="pi_already42")
+    sign_in(site, user)
+    site.goto(f"/dashboard/payment/{booking.pk}")
+    expect(site.get_by_text("This order is already paid.")).to_be_visible()
+    expect(site.get_by_text("Your transaction Id: pi_already42")).to_be_visible()
+    expect(pay_button(site)).to_have_count(0)
+    expect(site.get_by_placeholder("number", exact=True)).to_have_count(0)
+    site.get_by_role("link", name="Back to My Order").click()
+    expect(site).to_have_url(f"{site.base_url}/dashboard/myorder")
