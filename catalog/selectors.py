@@ -1,11 +1,16 @@
 """Reads of the catalog."""
 
 import re
+from dataclasses import dataclass
 
-from django.core.paginator import Page, Paginator
+from django.core.paginator import Paginator
 from django.db.models import QuerySet
 
+from shop.versioned_cache import cached
+
 from .models import Part
+
+CACHE = "catalog"  # invalidated by catalog.signals and by stock changes in orders.services
 
 PART_LIST_FIELDS = (
     "id",
@@ -31,12 +36,57 @@ def part_list(*, limit: int | None = None, offset: int = 0) -> QuerySet[Part]:
     return parts[offset : offset + limit]
 
 
-def part_page(*, page: object = 1, per_page: int = PARTS_PER_PAGE) -> Page:
-    """One page of part_list's order. `page` may be anything a query string holds: a value
-    that is not a whole number gives the first page, and one out of range the nearest page
-    (first or last). Two queries (count and slice), whatever the catalog's size."""
-    paginator = Paginator(_parts_newest_first(), per_page)
-    return paginator.page(_page_number(page, last=paginator.num_pages))
+@dataclass(frozen=True)
+class CatalogPage:
+    """One page of the catalog as plain data, so it can be cached."""
+
+    parts: list[Part]
+    number: int
+    num_pages: int
+    page_range: list
+
+    @property
+    def has_previous(self) -> bool:
+        return self.number > 1
+
+    @property
+    def has_next(self) -> bool:
+        return self.number < self.num_pages
+
+    @property
+    def previous_page_number(self) -> int:
+        return self.number - 1
+
+    @property
+    def next_page_number(self) -> int:
+        return self.number + 1
+
+
+def part_page(*, page: object = 1, per_page: int = PARTS_PER_PAGE) -> CatalogPage:
+    """One page of part_list's order, from the cache until the catalog changes.
+
+    `page` may be anything a query string holds: a value that is not a whole number gives
+    the first page, and one out of range the nearest page (first or last).
+    """
+    count = cached(CACHE, "count", Part.objects.count)
+    paginator = Paginator(range(count), per_page)  # pages of positions: no rows loaded
+    number = _page_number(page, last=paginator.num_pages)
+
+    def load() -> CatalogPage:
+        start = (number - 1) * per_page
+        return CatalogPage(
+            parts=list(_parts_newest_first()[start : start + per_page]),
+            number=number,
+            num_pages=paginator.num_pages,
+            page_range=list(paginator.get_elided_page_range(number, on_each_side=2, on_ends=1)),
+        )
+
+    return cached(CACHE, f"page:{per_page}:{number}", load)
+
+
+def newest_parts(limit: int) -> list[Part]:
+    """The newest `limit` parts (the home page's), from the cache until the catalog changes."""
+    return cached(CACHE, f"newest:{limit}", lambda: list(part_list(limit=limit)))
 
 
 def _page_number(value: object, *, last: int) -> int:

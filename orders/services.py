@@ -5,7 +5,9 @@ from django.db import transaction
 from django.db.models import F
 
 from catalog.models import Part
+from catalog.selectors import CACHE as CATALOG_CACHE
 from shop.errors import Conflict
+from shop.versioned_cache import invalidate
 
 from . import payments
 from .models import Booking
@@ -69,6 +71,7 @@ def booking_cancel(*, booking: Booking, by_admin: bool) -> None:
         Part.objects.filter(pk=booking.part_id).update(
             available_quantity=F("available_quantity") + booking.quantity
         )
+        invalidate(CATALOG_CACHE)
     booking.delete()
 
 

@@ -2,7 +2,11 @@
 
 from django.db.models import QuerySet
 
+from shop.versioned_cache import cached
+
 from .models import Review
+
+CACHE = "reviews"  # invalidated by reviews.signals
 
 REVIEW_LIST_FIELDS = ("id", "name", "review", "ratings", "created_at")
 
@@ -11,3 +15,8 @@ def review_list(*, limit: int | None = None) -> QuerySet[Review]:
     """Reviews, newest first; the newest `limit` when given (the home page's list)."""
     reviews = Review.objects.only(*REVIEW_LIST_FIELDS).order_by("-created_at", "-id")
     return reviews if limit is None else reviews[:limit]
+
+
+def newest_reviews(limit: int) -> list[Review]:
+    """The newest `limit` reviews (the home page's), from the cache until reviews change."""
+    return cached(CACHE, f"newest:{limit}", lambda: list(review_list(limit=limit)))

@@ -2,8 +2,8 @@
 
 from django.shortcuts import render
 
-from catalog.selectors import part_list
-from reviews.selectors import review_list
+from catalog.selectors import newest_parts
+from reviews.selectors import newest_reviews
 from shop import content
 
 HOME_PARTS = 6  # SPEC §9: the home page shows 6 parts
@@ -15,14 +15,14 @@ def home(request):
         "pages/home.html",
         {
             "slides": content.SLIDES,
-            "parts": part_list(limit=HOME_PARTS),
+            "parts": newest_parts(HOME_PARTS),
             "quality_intro": content.QUALITY_INTRO,
             "quality_points": content.QUALITY_POINTS,
             "environment_intro": content.ENVIRONMENT_INTRO,
             "environment_points": content.ENVIRONMENT_POINTS,
             "summary_intro": content.BUSINESS_SUMMARY_INTRO,
             "summary": content.BUSINESS_SUMMARY,
-            "reviews": review_list(limit=content.HOME_REVIEWS),
+            "reviews": newest_reviews(content.HOME_REVIEWS),
         },
     )
 

@@ -6,6 +6,7 @@ from decimal import Decimal
 
 import pytest
 from django.conf import settings
+from django.core.cache import cache
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
@@ -171,14 +172,28 @@ class TestQueries:
             assert client.get(path).status_code == 200
         return len(ctx)
 
-    def test_two_queries_whatever_the_catalog_size(self, client, django_assert_max_num_queries):
+    def cold_queries(self, client, path) -> int:
+        """Queries of a visit with nothing cached yet."""
+        cache.clear()
+        return self.queries(client, path)
+
+    def test_two_queries_whatever_the_catalog_size(self, client):
         PartFactory()
-        small = self.queries(client, "/allparts")
+        assert self.cold_queries(client, "/allparts") == 2  # count + one page
         PartFactory.create_batch(PARTS_PER_PAGE * 3)
-        assert self.queries(client, "/allparts") == small
-        assert self.queries(client, "/allparts?page=2") == small
-        with django_assert_max_num_queries(2):  # count + one page
-            client.get("/allparts?page=3")
+        assert self.cold_queries(client, "/allparts") == 2
+        assert self.cold_queries(client, "/allparts?page=3") == 2
+
+    def test_a_repeat_visit_is_served_from_the_cache(self, client):
+        PartFactory.create_batch(3)
+        self.queries(client, "/allparts")
+        assert self.queries(client, "/allparts") == 0
+
+    def test_a_new_part_shows_at_once(self, client):
+        PartFactory(name="Old stock")
+        assert b"Old stock" in client.get("/allparts").content
+        PartFactory(name="Brand new part")
+        assert b"Brand new part" in client.get("/allparts").content
 
     def test_constant_for_a_signed_in_visitor(self, client, user):
         client.force_login(user)

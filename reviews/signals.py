@@ -1,0 +1,14 @@
+"""Any saved or deleted review makes the cached home-page reviews stale."""
+
+from django.db.models.signals import post_delete, post_save
+from django.dispatch import receiver
+
+from shop.versioned_cache import invalidate
+
+from .models import Review
+from .selectors import CACHE
+
+
+@receiver([post_save, post_delete], sender=Review)
+def reviews_changed(**kwargs):
+    invalidate(CACHE)
