@@ -45,6 +45,7 @@ def booking_place(*, user, part: Part, quantity: int, address: str, phone: str) 
     if quantity > locked.available_quantity:
         raise Conflict(STOCK_CHANGED.format(available=locked.available_quantity))
     Part.objects.filter(pk=locked.pk).update(available_quantity=F("available_quantity") - quantity)
+    invalidate(CATALOG_CACHE)  # the catalog shows stock
     return Booking.objects.create(
         user=user,
         part=locked,
