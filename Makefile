@@ -8,6 +8,7 @@
 
 PYTHON ?= python3
 PORT   ?= 8000
+CLUSTER_PORT ?= 8080
 DEBUG  ?= 1
 ARGS   ?=
 
@@ -22,6 +23,8 @@ FRONTEND_LOCK := $(wildcard frontend/package-lock.json)
 
 .DEFAULT_GOAL := help
 .PHONY: help setup run test lint fmt bench clean
+.PHONY: cluster
+.PHONY: soak
 
 help: ## List the targets
 	@awk 'BEGIN {FS = ":.*## "} /^[a-z]+:.*## / {printf "  %-7s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
@@ -49,6 +52,9 @@ run: setup ## Migrate, seed demo data if empty, serve on 127.0.0.1:PORT (PORT=80
 	DEBUG=$(DEBUG) $(PY) manage.py seed_demo --if-empty
 	DEBUG=$(DEBUG) $(PY) manage.py runserver 127.0.0.1:$(PORT)
 
+cluster: setup ## nginx (127.0.0.1:CLUSTER_PORT, 8080) before two gunicorn app servers on PostgreSQL + Redis
+	$(PY) scripts/cluster.py start --port $(CLUSTER_PORT)
+
 test: setup ## Run the test suite (extra pytest arguments: ARGS="...")
 	$(BIN)/pytest $(ARGS)
 
@@ -60,8 +66,23 @@ fmt: $(VENV)/.installed ## Format the code and apply ruff's safe fixes
 	$(BIN)/ruff format .
 	$(BIN)/ruff check --fix .
 
-bench: ## Benchmarks (not yet implemented)
-	@echo "bench: not yet implemented"
+BENCH_ARGS ?=
+
+bench/node_modules/.installed: bench/package.json bench/package-lock.json
+	cd bench && npm install --no-audit --no-fund
+	touch $@
+
+bench: setup bench/node_modules/.installed ## Benchmark (gunicorn, PostgreSQL, Redis, wrk, Lighthouse) into bench/results.md
+	@# Debian's wrk and Chromium (Lighthouse drives it); installed when missing (needs root).
+	@command -v wrk >/dev/null && test -x /usr/bin/chromium || \
+		{ apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y wrk chromium; }
+	$(PY) -m bench.bench $(BENCH_ARGS)
+
+SOAK_USERS   ?= 50
+SOAK_SECONDS ?= 60
+
+soak: setup ## Load run: SOAK_USERS=50 shoppers, SOAK_SECONDS=60, gunicorn on PostgreSQL; 0 5xx, stock reconciles
+	$(PY) -m bench.run_soak --users $(SOAK_USERS) --seconds $(SOAK_SECONDS)
 
 clean: ## Remove .venv, frontend/node_modules, static/dist and staticfiles
 	rm -rf $(VENV) frontend/node_modules static/dist staticfiles

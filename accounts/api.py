@@ -3,16 +3,24 @@
 from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import extend_schema
 from rest_framework import status
-from rest_framework.exceptions import PermissionDenied
+from rest_framework.exceptions import AuthenticationFailed, PermissionDenied
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
 from rest_framework_simplejwt.serializers import TokenObtainPairSerializer
 from rest_framework_simplejwt.tokens import RefreshToken
-from rest_framework_simplejwt.views import TokenObtainPairView
+from rest_framework_simplejwt.views import TokenObtainPairView, TokenRefreshView
 
-from shop.api import DetailSerializer
+from shop.api import errors
 from shop.permissions import NOT_YOURS, IsShopAdmin, is_shop_admin, require_self_or_admin
+from shop.throttles import (
+    LoginFailuresPerAccount,
+    LoginFailuresPerIP,
+    SignupThrottle,
+    TokenRefreshThrottle,
+    TokenThrottle,
+    record_login_failure,
+)
 
 from . import selectors, services
 from .models import User
@@ -25,11 +33,12 @@ from .serializers import (
     SignupOutputSerializer,
     TokenExchangeInputSerializer,
     TokenExchangeOutputSerializer,
+    TokenPairOutputSerializer,
+    TokenRefreshInputSerializer,
+    TokenRefreshOutputSerializer,
     UserOutputSerializer,
 )
 from .validators import normalize_email
-
-ERRORS = {401: DetailSerializer, 403: DetailSerializer, 404: DetailSerializer}
 
 
 def get_user_or_404(email: str) -> User:
@@ -40,8 +49,12 @@ class SignupApi(APIView):
     """Create an account and sign it in: answers the new user's tokens."""
 
     authentication_classes = []
+    throttle_classes = [SignupThrottle]
 
-    @extend_schema(request=SignupInputSerializer, responses={201: SignupOutputSerializer})
+    @extend_schema(
+        request=SignupInputSerializer,
+        responses={201: SignupOutputSerializer, **errors(400, 415)},
+    )
     def post(self, request):
         data = SignupInputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
@@ -66,7 +79,30 @@ class EmailTokenObtainPairSerializer(TokenObtainPairSerializer):
 
 
 class TokenApi(TokenObtainPairView):
+    """Sign in for tokens; limited per IP, and refused for a while after repeated failures."""
+
     serializer_class = EmailTokenObtainPairSerializer
+    throttle_classes = [TokenThrottle, LoginFailuresPerIP, LoginFailuresPerAccount]
+
+    def handle_exception(self, exc):
+        if isinstance(exc, AuthenticationFailed):
+            record_login_failure(self.request, self)
+        return super().handle_exception(exc)
+
+    @extend_schema(responses={200: TokenPairOutputSerializer, **errors(400, 401, 415)})
+    def post(self, request, *args, **kwargs):
+        return super().post(request, *args, **kwargs)
+
+
+class TokenRefreshApi(TokenRefreshView):
+    """A new access token for a refresh token; 401 once the account is gone."""
+
+    serializer_class = TokenRefreshInputSerializer
+    throttle_classes = [TokenRefreshThrottle]
+
+    @extend_schema(responses={200: TokenRefreshOutputSerializer, **errors(400, 401, 415)})
+    def post(self, request, *args, **kwargs):
+        return super().post(request, *args, **kwargs)
 
 
 class TokenExchangeApi(APIView):
@@ -76,7 +112,7 @@ class TokenExchangeApi(APIView):
 
     @extend_schema(
         request=TokenExchangeInputSerializer,
-        responses={200: TokenExchangeOutputSerializer, **ERRORS},
+        responses={200: TokenExchangeOutputSerializer, **errors(400, 401, 403, 404, 415)},
     )
     def put(self, request, email):
         data = TokenExchangeInputSerializer(data=request.data)
@@ -96,7 +132,7 @@ class TokenExchangeApi(APIView):
 class UserMeApi(APIView):
     permission_classes = [IsAuthenticated]
 
-    @extend_schema(responses={200: UserOutputSerializer, **ERRORS})
+    @extend_schema(responses={200: UserOutputSerializer, **errors(401)})
     def get(self, request):
         return Response(UserOutputSerializer(request.user).data)
 
@@ -104,7 +140,7 @@ class UserMeApi(APIView):
 class UserListApi(APIView):
     permission_classes = [IsShopAdmin]
 
-    @extend_schema(responses={200: UserOutputSerializer(many=True), **ERRORS})
+    @extend_schema(responses={200: UserOutputSerializer(many=True), **errors(401, 403)})
     def get(self, request):
         return Response(UserOutputSerializer(selectors.user_list(), many=True).data)
 
@@ -113,7 +149,8 @@ class ProfileUpdateApi(APIView):
     permission_classes = [IsAuthenticated]
 
     @extend_schema(
-        request=ProfileInputSerializer, responses={200: ProfileOutputSerializer, **ERRORS}
+        request=ProfileInputSerializer,
+        responses={200: ProfileOutputSerializer, **errors(400, 401, 403, 404, 415)},
     )
     def put(self, request, email):
         require_self_or_admin(request, email)
@@ -127,7 +164,7 @@ class ProfileUpdateApi(APIView):
 class MakeAdminApi(APIView):
     permission_classes = [IsShopAdmin]
 
-    @extend_schema(request=None, responses={200: ModifiedCountSerializer, **ERRORS})
+    @extend_schema(request=None, responses={200: ModifiedCountSerializer, **errors(401, 403, 404)})
     def put(self, request, email):
         changed = services.user_make_admin(user=get_user_or_404(email))
         return Response({"modifiedCount": int(changed)})
@@ -136,7 +173,7 @@ class MakeAdminApi(APIView):
 class AdminCheckApi(APIView):
     permission_classes = [IsAuthenticated]
 
-    @extend_schema(responses={200: AdminCheckSerializer, **ERRORS})
+    @extend_schema(responses={200: AdminCheckSerializer, **errors(401, 403, 404)})
     def get(self, request, email):
         require_self_or_admin(request, email)
         return Response({"admin": is_shop_admin(get_user_or_404(email))})

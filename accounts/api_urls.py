@@ -1,5 +1,4 @@
 from django.urls import register_converter
-from rest_framework_simplejwt.views import TokenRefreshView
 
 from shop.routing import optional_slash
 
@@ -23,7 +22,7 @@ register_converter(EmailConverter, "email")
 urlpatterns = [
     *optional_slash("signup", api.SignupApi.as_view(), "signup"),
     *optional_slash("token", api.TokenApi.as_view(), "token"),
-    *optional_slash("token/refresh", TokenRefreshView.as_view(), "token-refresh"),
+    *optional_slash("token/refresh", api.TokenRefreshApi.as_view(), "token-refresh"),
     *optional_slash("user", api.UserListApi.as_view(), "user-list"),
     *optional_slash("user/me", api.UserMeApi.as_view(), "user-me"),
     *optional_slash("user/admin/<email:email>", api.MakeAdminApi.as_view(), "user-make-admin"),

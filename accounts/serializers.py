@@ -3,6 +3,8 @@
 from django.contrib.auth.password_validation import validate_password
 from django.core.exceptions import ValidationError as DjangoValidationError
 from rest_framework import serializers
+from rest_framework.exceptions import AuthenticationFailed
+from rest_framework_simplejwt.serializers import TokenRefreshSerializer
 
 from . import validators as v
 from .models import User
@@ -76,6 +78,27 @@ class SignupOutputSerializer(serializers.Serializer):
     name = serializers.CharField()
     access = serializers.CharField()
     refresh = serializers.CharField()
+
+
+class TokenPairOutputSerializer(serializers.Serializer):
+    access = serializers.CharField()
+    refresh = serializers.CharField()
+
+
+class TokenRefreshInputSerializer(TokenRefreshSerializer):
+    """simplejwt's refresh, with a 401 (not a server error) when the account was deleted."""
+
+    def validate(self, attrs):
+        try:
+            return super().validate(attrs)
+        except User.DoesNotExist as exc:
+            raise AuthenticationFailed(
+                self.error_messages["no_active_account"], "no_active_account"
+            ) from exc
+
+
+class TokenRefreshOutputSerializer(serializers.Serializer):
+    access = serializers.CharField()
 
 
 class TokenExchangeInputSerializer(serializers.Serializer):

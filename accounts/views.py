@@ -1,7 +1,10 @@
 """Account pages: sign-in, sign-up, sign-out (allauth's views), My Profile, All Users."""
 
+from http import HTTPStatus
+
 from allauth.account import views as allauth_views
 from django.contrib import messages
+from django.core.exceptions import NON_FIELD_ERRORS
 from django.shortcuts import redirect, render
 
 from shop.decorators import login_required, shop_admin_required
@@ -11,7 +14,20 @@ from shop.props import island_props
 from . import selectors, services
 from .serializers import ProfileInputSerializer, UserOutputSerializer
 
-login = allauth_views.LoginView.as_view(template_name="account/login.html")
+
+class LoginView(allauth_views.LoginView):
+    """allauth's sign-in. Once too many attempts failed, the form says so with HTTP 429."""
+
+    template_name = "account/login.html"
+
+    def form_invalid(self, form):
+        response = super().form_invalid(form)
+        if form.has_error(NON_FIELD_ERRORS, "too_many_login_attempts"):
+            response.status_code = HTTPStatus.TOO_MANY_REQUESTS
+        return response
+
+
+login = LoginView.as_view()
 signup = allauth_views.SignupView.as_view(template_name="account/signup.html")
 logout = allauth_views.LogoutView.as_view()
 

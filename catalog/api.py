@@ -4,7 +4,7 @@ from drf_spectacular.utils import extend_schema
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from shop.api import DetailSerializer, created, get_or_404, with_count
+from shop.api import created, errors, get_or_404, with_count
 from shop.permissions import IsShopAdmin
 
 from . import selectors, services
@@ -16,14 +16,15 @@ from .serializers import (
     PartOutputSerializer,
 )
 
-ERRORS = {401: DetailSerializer, 403: DetailSerializer}
-
 
 class PartListApi(APIView):
     def get_permissions(self):
         return [IsShopAdmin()] if self.request.method == "POST" else []
 
-    @extend_schema(parameters=[PageInputSerializer], responses=PartOutputSerializer(many=True))
+    @extend_schema(
+        parameters=[PageInputSerializer],
+        responses={200: PartOutputSerializer(many=True), **errors(400, 401)},
+    )
     def get(self, request):
         page = PageInputSerializer(data=request.query_params)
         page.is_valid(raise_exception=True)
@@ -32,7 +33,10 @@ class PartListApi(APIView):
 
     @extend_schema(
         request=PartInputSerializer,
-        responses={201: with_count(PartOutputSerializer, "insertedId"), **ERRORS},
+        responses={
+            201: with_count(PartOutputSerializer, "insertedId"),
+            **errors(400, 401, 403, 415),
+        },
     )
     def post(self, request):
         data = PartInputSerializer(data=request.data)
@@ -45,7 +49,7 @@ class PartDetailApi(APIView):
     def get_permissions(self):
         return [] if self.request.method == "GET" else [IsShopAdmin()]
 
-    @extend_schema(responses={200: PartOutputSerializer, 404: DetailSerializer})
+    @extend_schema(responses={200: PartOutputSerializer, **errors(401, 404)})
     def get(self, request, pk):
         return Response(PartOutputSerializer(get_or_404(Part.objects, pk)).data)
 
@@ -53,8 +57,7 @@ class PartDetailApi(APIView):
         request=PartInputSerializer,
         responses={
             200: with_count(PartOutputSerializer, "modifiedCount"),
-            404: DetailSerializer,
-            **ERRORS,
+            **errors(400, 401, 403, 404, 415),
         },
     )
     def patch(self, request, pk):
@@ -64,7 +67,7 @@ class PartDetailApi(APIView):
         services.part_update(part=part, **data.validated_data)
         return Response({**PartOutputSerializer(part).data, "modifiedCount": 1})
 
-    @extend_schema(responses={200: DeletedCountSerializer, 404: DetailSerializer, **ERRORS})
+    @extend_schema(responses={200: DeletedCountSerializer, **errors(401, 403, 404)})
     def delete(self, request, pk):
         services.part_delete(part=get_or_404(Part.objects, pk))
         return Response({"deletedCount": 1})

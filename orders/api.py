@@ -10,8 +10,9 @@ from rest_framework.views import APIView
 from accounts.validators import normalize_email
 from catalog.models import Part
 from catalog.serializers import DeletedCountSerializer
-from shop.api import DetailSerializer, created, get_or_404, with_count
+from shop.api import created, errors, get_or_404, with_count
 from shop.permissions import IsShopAdmin, is_shop_admin, require_self_or_admin
+from shop.throttles import OrderThrottle
 
 from . import payments, selectors, services, webhooks
 from .serializers import (
@@ -24,9 +25,8 @@ from .serializers import (
     PaymentConfirmInputSerializer,
     PaymentIntentInputSerializer,
     PaymentIntentOutputSerializer,
+    WebhookReceivedSerializer,
 )
-
-ERRORS = {401: DetailSerializer, 403: DetailSerializer}
 
 
 def part_to_order(data: dict) -> Part:
@@ -44,10 +44,11 @@ def part_to_order(data: dict) -> Part:
 
 class BookingListApi(APIView):
     permission_classes = [IsAuthenticated]
+    throttle_classes = [OrderThrottle]
 
     @extend_schema(
         parameters=[BookingQuerySerializer],
-        responses={200: BookingOutputSerializer(many=True), **ERRORS},
+        responses={200: BookingOutputSerializer(many=True), **errors(400, 401, 403)},
     )
     def get(self, request):
         query = BookingQuerySerializer(data=request.query_params)
@@ -61,9 +62,7 @@ class BookingListApi(APIView):
         request=BookingInputSerializer,
         responses={
             201: with_count(BookingOutputSerializer, "insertedId"),
-            400: None,
-            409: DetailSerializer,
-            **ERRORS,
+            **errors(400, 401, 403, 409, 415),
         },
     )
     def post(self, request):
@@ -83,7 +82,7 @@ class BookingListApi(APIView):
 class BookingAllApi(APIView):
     permission_classes = [IsShopAdmin]
 
-    @extend_schema(responses={200: BookingOutputSerializer(many=True), **ERRORS})
+    @extend_schema(responses={200: BookingOutputSerializer(many=True), **errors(401, 403)})
     def get(self, request):
         return Response(BookingOutputSerializer(selectors.booking_list(), many=True).data)
 
@@ -95,30 +94,23 @@ class BookingDetailApi(APIView):
         """Other users' orders answer 404: their existence is not revealed."""
         return get_or_404(selectors.booking_visible_to(request.user), pk)
 
-    @extend_schema(responses={200: BookingOutputSerializer, 404: DetailSerializer, **ERRORS})
+    @extend_schema(responses={200: BookingOutputSerializer, **errors(401, 404)})
     def get(self, request, pk):
         return Response(BookingOutputSerializer(self.get_booking(request, pk)).data)
 
     @extend_schema(
-        responses={
-            200: DeletedCountSerializer,
-            404: DetailSerializer,
-            409: DetailSerializer,
-            **ERRORS,
-        }
+        responses={200: DeletedCountSerializer, **errors(401, 403, 404, 409)},
     )
     def delete(self, request, pk):
         booking = self.get_booking(request, pk)
-        services.booking_cancel(booking=booking, by_admin=is_shop_admin(request.user))
-        return Response({"deletedCount": 1})
+        deleted = services.booking_cancel(booking=booking, by_admin=is_shop_admin(request.user))
+        return Response({"deletedCount": int(deleted)})
 
     @extend_schema(
         request=BookingStatusInputSerializer,
         responses={
             200: with_count(BookingOutputSerializer, "modifiedCount"),
-            404: DetailSerializer,
-            409: DetailSerializer,
-            **ERRORS,
+            **errors(400, 401, 403, 404, 409, 415),
         },
     )
     def put(self, request, pk):
@@ -132,12 +124,7 @@ class BookingDetailApi(APIView):
         request=PaymentConfirmInputSerializer,
         responses={
             200: BookingOutputSerializer,
-            400: DetailSerializer,
-            404: DetailSerializer,
-            409: DetailSerializer,
-            502: DetailSerializer,
-            503: DetailSerializer,
-            **ERRORS,
+            **errors(400, 401, 403, 404, 409, 415, 502, 503),
         },
     )
     def patch(self, request, pk):
@@ -161,11 +148,7 @@ class PaymentIntentApi(APIView):
         request=PaymentIntentInputSerializer,
         responses={
             200: PaymentIntentOutputSerializer,
-            404: DetailSerializer,
-            409: DetailSerializer,
-            502: DetailSerializer,
-            503: DetailSerializer,
-            **ERRORS,
+            **errors(400, 401, 403, 404, 409, 415, 502, 503),
         },
     )
     def post(self, request):
@@ -183,9 +166,7 @@ class StripeWebhookApi(APIView):
     authentication_classes = []
     permission_classes = []
 
-    @extend_schema(
-        request=None, responses={200: None, 400: DetailSerializer, 503: DetailSerializer}
-    )
+    @extend_schema(request=None, responses={200: WebhookReceivedSerializer, **errors(400, 503)})
     def post(self, request):
         signature = request.headers.get("Stripe-Signature", "")
         try:

@@ -5,7 +5,7 @@ from rest_framework import serializers
 from accounts.serializers import PhoneField, required
 from shop.api import MAX_ID
 
-from .models import Booking
+from .models import Booking, PaymentEvent
 
 PART_REQUIRED = "Choose a part to order"
 PART_UNKNOWN = "There is no part with this id"
@@ -100,6 +100,11 @@ class PaymentIntentInputSerializer(serializers.Serializer):
 
 class PaymentIntentOutputSerializer(serializers.Serializer):
     clientSecret = serializers.CharField()
+
+
+class WebhookReceivedSerializer(serializers.Serializer):
+    received = serializers.BooleanField()
+    outcome = serializers.ChoiceField(choices=PaymentEvent.Outcome.choices)
 
 
 class PaymentConfirmInputSerializer(serializers.Serializer):

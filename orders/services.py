@@ -6,7 +6,7 @@ from django.db.models import F
 
 from catalog.models import Part
 from catalog.selectors import CACHE as CATALOG_CACHE
-from shop.errors import Conflict
+from shop.errors import Conflict, NotFound
 from shop.versioned_cache import invalidate
 
 from . import payments
@@ -19,6 +19,7 @@ STOCK_CHANGED = "The stock changed while you ordered: only {available} units are
 PAID_ORDER_LOCKED = "This order is paid and can no longer be deleted"
 ORDER_NOT_PAID = "This order is not paid yet, so it can't be approved"
 ALREADY_PAID = "This order is already paid"
+ORDER_GONE = "This order no longer exists"
 
 
 def check_quantity(*, part: Part, quantity: int) -> None:
@@ -61,30 +62,46 @@ def booking_place(*, user, part: Part, quantity: int, address: str, phone: str) 
 
 
 @transaction.atomic
-def booking_cancel(*, booking: Booking, by_admin: bool) -> None:
-    """Delete an order and give its stock back (unless it has shipped).
+def booking_cancel(*, booking: Booking, by_admin: bool) -> bool:
+    """Delete an order and give its stock back (unless it has shipped); False when the order
+    was already gone.
 
-    Shoppers may delete only unpaid orders; admins may delete any.
+    Shoppers may delete only unpaid orders; admins may delete any. The order is locked and
+    read again first: two cancels at once give its stock back once, and a payment or an
+    approval that landed meanwhile counts.
     """
-    if booking.paid and not by_admin:
+    locked = Booking.objects.select_for_update().filter(pk=booking.pk).first()
+    if locked is None:
+        return False
+    if locked.paid and not by_admin:
         raise Conflict(PAID_ORDER_LOCKED)
-    if booking.part_id and booking.state != Booking.State.SHIPPED:
-        Part.objects.filter(pk=booking.part_id).update(
-            available_quantity=F("available_quantity") + booking.quantity
+    if locked.part_id and locked.state != Booking.State.SHIPPED:
+        Part.objects.filter(pk=locked.part_id).update(
+            available_quantity=F("available_quantity") + locked.quantity
         )
         invalidate(CATALOG_CACHE)
-    booking.delete()
-
-
-def booking_approve(*, booking: Booking) -> bool:
-    """Mark a paid order approved (shipped); False when it already was."""
-    if not booking.paid:
-        raise Conflict(ORDER_NOT_PAID)
-    if booking.status == Booking.Status.APPROVED:
-        return False
-    booking.status = Booking.Status.APPROVED
-    booking.save(update_fields=["status"])
+    locked.delete()
     return True
+
+
+@transaction.atomic
+def booking_approve(*, booking: Booking) -> bool:
+    """Mark a paid order approved (shipped); False when it already was.
+
+    The order is locked and read again first (it may have been paid, approved or deleted
+    meanwhile); `booking` is refreshed to what was stored.
+    """
+    locked = Booking.objects.select_for_update().filter(pk=booking.pk).first()
+    if locked is None:
+        raise NotFound(ORDER_GONE)
+    if not locked.paid:
+        raise Conflict(ORDER_NOT_PAID)
+    changed = locked.status != Booking.Status.APPROVED
+    if changed:
+        locked.status = Booking.Status.APPROVED
+        locked.save(update_fields=["status"])
+    booking.refresh_from_db()
+    return changed
 
 
 def booking_start_payment(*, booking: Booking) -> str:

@@ -5,7 +5,7 @@ from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from shop.api import DetailSerializer, created, with_count
+from shop.api import created, errors, with_count
 
 from . import services
 from .models import Review
@@ -16,7 +16,7 @@ class ReviewApi(APIView):
     def get_permissions(self):
         return [IsAuthenticated()] if self.request.method == "POST" else []
 
-    @extend_schema(responses=ReviewOutputSerializer(many=True))
+    @extend_schema(responses={200: ReviewOutputSerializer(many=True), **errors(401)})
     def get(self, request):
         reviews = Review.objects.order_by("-created_at", "-id")
         return Response(ReviewOutputSerializer(reviews, many=True).data)
@@ -25,8 +25,7 @@ class ReviewApi(APIView):
         request=ReviewInputSerializer,
         responses={
             201: with_count(ReviewOutputSerializer, "insertedId"),
-            401: DetailSerializer,
-            403: DetailSerializer,
+            **errors(400, 401, 403, 415),
         },
     )
     def post(self, request):

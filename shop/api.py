@@ -2,16 +2,19 @@
 
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.http import Http404, JsonResponse
+from django.views.decorators.csrf import csrf_exempt
+from drf_spectacular.extensions import OpenApiSerializerExtension
 from rest_framework import exceptions, serializers, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
 from .errors import ShopError
+from .middleware import database_unavailable, is_database_error
 
 
 def exception_handler(exc, context):
     """DRF's handler, plus the services' errors: a Django ValidationError is a 400 with field
-    messages, a ShopError its status with {"detail": message}."""
+    messages, a ShopError its status with {"detail": message}, a lost database a 503."""
     if isinstance(exc, DjangoValidationError):
         detail = (
             exc.message_dict if hasattr(exc, "error_dict") else {"non_field_errors": exc.messages}
@@ -21,6 +24,8 @@ def exception_handler(exc, context):
         error = exceptions.APIException(detail=exc.message)
         error.status_code = exc.status_code
         exc = error
+    elif is_database_error(exc):  # the database is out of reach: 503, as for pages
+        return database_unavailable(context["request"], exc)
     return drf_exception_handler(exc, context)
 
 
@@ -47,6 +52,34 @@ class DetailSerializer(serializers.Serializer):
     detail = serializers.CharField()
 
 
+class ValidationErrorSerializer(serializers.Serializer):
+    """Schema of 400 bodies: `{"<field>": ["message", …]}`, or `{"detail": "…"}` when the
+    request as a whole is refused (unreadable JSON, a payment that does not check out)."""
+
+
+class ValidationErrorExtension(OpenApiSerializerExtension):
+    target_class = ValidationErrorSerializer
+
+    def map_serializer(self, auto_schema, direction):
+        detail = {
+            "type": "object",
+            "properties": {"detail": {"type": "string"}},
+            "required": ["detail"],
+        }
+        field_messages = {
+            "type": "object",
+            "additionalProperties": {"type": "array", "items": {"type": "string"}},
+            "minProperties": 1,
+        }
+        return {"oneOf": [field_messages, detail]}
+
+
+def errors(*codes: int) -> dict:
+    """The error answers of an operation, for @extend_schema(responses=…): 400 as field
+    messages (or a detail), every other status as `{"detail": "…"}`."""
+    return {code: ValidationErrorSerializer if code == 400 else DetailSerializer for code in codes}
+
+
 MAX_ID = 2**63 - 1
 
 
@@ -58,6 +91,7 @@ def get_or_404(queryset, pk: int):
     return obj
 
 
+@csrf_exempt
 def not_found(request, *args, **kwargs):
     """JSON 404 for paths under /api/ that name no endpoint."""
     return JsonResponse({"detail": "Not found."}, status=404)

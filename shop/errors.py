@@ -17,6 +17,12 @@ class Conflict(ShopError):
     status_code = 409
 
 
+class NotFound(ShopError):
+    """What the request names does not exist (any more) (HTTP 404)."""
+
+    status_code = 404
+
+
 class Rejected(ShopError):
     """The request names something that does not hold up (HTTP 400 with a detail)."""
 

@@ -36,6 +36,8 @@ ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", "localhost,127.0.0.1,[::1]" if DEBUG e
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", "")
 
 SHOP_NAME = os.environ.get("SHOP_NAME", "Throttle & Gear")
+# `make bench` routes its bare yardstick view at /bench/bare (never on in production).
+BENCH_BARE_VIEW = env_bool("BENCH_BARE_VIEW", False)
 
 INSTALLED_APPS = [
     "django.contrib.admin",
@@ -49,6 +51,8 @@ INSTALLED_APPS = [
     "rest_framework",
     "rest_framework_simplejwt",
     "drf_spectacular",
+    "drf_spectacular_sidecar",
+    "csp",
     "allauth",
     "allauth.account",
     "allauth.socialaccount",
@@ -62,8 +66,11 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "shop.csp.ShopCSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
-    "django.contrib.sessions.middleware.SessionMiddleware",
+    # Before sessions and auth (they query the database); after the headers middleware.
+    "shop.middleware.DatabaseUnavailableMiddleware",
+    "shop.middleware.SessionMiddleware",  # Django's; a database failure on save is a 503
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
@@ -105,9 +112,8 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 REDIS_URL = os.environ.get("REDIS_URL", "")
 if REDIS_URL:
-    CACHES = {
-        "default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}
-    }
+    # Redis down is not the shop down: shop/cache.py serves as an empty cache meanwhile.
+    CACHES = {"default": {"BACKEND": "shop.cache.TolerantRedisCache", "LOCATION": REDIS_URL}}
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 
@@ -142,12 +148,17 @@ ACCOUNT_PREVENT_ENUMERATION = False
 # Only the spec's rule (accounts.validators.MinimumLengthValidator), with its message.
 ACCOUNT_PASSWORD_MIN_LENGTH = None
 ACCOUNT_PRESERVE_USERNAME_CASING = False
+# Abuse limits of the pages (allauth's syntax; counted in the cache). A tripped limit answers
+# 429 with templates/429.html; repeated failed sign-ins keep the form, with a 429 status.
 ACCOUNT_RATE_LIMITS = {
-    "login": "30/m/ip",
-    "login_failed": "10/m/ip,5/5m/key",
-    "signup": "20/m/ip",
-    "reset_password": "20/m/ip,5/m/key",
+    "login": os.environ.get("RATE_LIMIT_LOGIN", "30/m/ip"),
+    "login_failed": os.environ.get("RATE_LIMIT_LOGIN_FAILED", "10/m/ip,5/5m/key"),
+    "signup": os.environ.get("RATE_LIMIT_SIGNUP", "20/m/ip"),
+    "reset_password": os.environ.get("RATE_LIMIT_RESET_PASSWORD", "20/m/ip,5/m/key"),
 }
+# Client IPs come from REMOTE_ADDR, or from X-Forwarded-For behind this many trusted proxies.
+TRUSTED_PROXY_COUNT = int(os.environ.get("TRUSTED_PROXY_COUNT", "0"))
+ALLAUTH_TRUSTED_PROXY_COUNT = TRUSTED_PROXY_COUNT
 SOCIALACCOUNT_ADAPTER = "accounts.adapters.SocialAccountAdapter"
 SOCIALACCOUNT_EMAIL_AUTHENTICATION = True
 SOCIALACCOUNT_EMAIL_AUTHENTICATION_AUTO_CONNECT = True
@@ -176,10 +187,21 @@ REST_FRAMEWORK = {
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.AllowAny"],
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
     "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
-    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "DEFAULT_SCHEMA_CLASS": "shop.throttles.ThrottledAutoSchema",
     "EXCEPTION_HANDLER": "shop.api.exception_handler",
     "COERCE_DECIMAL_TO_STRING": False,
     "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
+    # Abuse limits of the API (shop/throttles.py; counted in the cache): per client IP for
+    # sign-up and tokens, per user for placing orders. A tripped limit answers 429.
+    "DEFAULT_THROTTLE_RATES": {
+        "signup": os.environ.get("THROTTLE_SIGNUP", "20/minute"),
+        "token": os.environ.get("THROTTLE_TOKEN", "30/minute"),
+        "token_refresh": os.environ.get("THROTTLE_TOKEN_REFRESH", "60/minute"),
+        "login_failed": os.environ.get("THROTTLE_LOGIN_FAILED", "10/minute"),
+        "login_failed_account": os.environ.get("THROTTLE_LOGIN_FAILED_ACCOUNT", "20/hour"),
+        "orders": os.environ.get("THROTTLE_ORDERS", "30/minute"),
+    },
+    "NUM_PROXIES": TRUSTED_PROXY_COUNT,
 }
 if DEBUG:
     REST_FRAMEWORK["DEFAULT_RENDERER_CLASSES"].append(
@@ -201,6 +223,9 @@ SPECTACULAR_SETTINGS = {
     "SERVE_INCLUDE_SCHEMA": False,
     "COMPONENT_SPLIT_REQUEST": True,
     "PREPROCESSING_HOOKS": ["shop.api.drop_trailing_slash_duplicates"],
+    # Swagger UI from our own static files (drf-spectacular-sidecar), not a CDN: see shop/csp.py.
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
 }
 
 # --- Static files -----------------------------------------------------------------------
@@ -222,13 +247,17 @@ STORAGES = {
 }
 # Without collectstatic (tests, first start) fall back to the plain file names.
 WHITENOISE_MANIFEST_STRICT = False
+# esbuild's names carry a content hash too (e.g. site-PSSHECOD.js): cache them for a year.
+WHITENOISE_IMMUTABLE_FILE_TEST = r"^.+([.-][0-9a-fA-F]{12}|-[A-Z0-9]{8})\.[^.]+$"
 
 # --- Security (production when DEBUG is off) --------------------------------------------
 
 SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 SECURE_SSL_REDIRECT = not DEBUG and env_bool("SECURE_SSL_REDIRECT", True)
-SESSION_COOKIE_SECURE = not DEBUG and SECURE_SSL_REDIRECT
-CSRF_COOKIE_SECURE = not DEBUG and SECURE_SSL_REDIRECT
+# Cookies are HTTPS-only in production; behind a TLS proxy (SECURE_SSL_REDIRECT=0) too.
+SECURE_COOKIES = not DEBUG and env_bool("SECURE_COOKIES", SECURE_SSL_REDIRECT)
+SESSION_COOKIE_SECURE = SECURE_COOKIES
+CSRF_COOKIE_SECURE = SECURE_COOKIES
 SECURE_HSTS_SECONDS = 0 if DEBUG else int(os.environ.get("SECURE_HSTS_SECONDS", "31536000"))
 SECURE_HSTS_INCLUDE_SUBDOMAINS = not DEBUG
 SECURE_HSTS_PRELOAD = not DEBUG
@@ -238,6 +267,27 @@ SESSION_COOKIE_HTTPONLY = True
 SESSION_COOKIE_SAMESITE = "Lax"
 CSRF_COOKIE_SAMESITE = "Lax"
 X_FRAME_OPTIONS = "DENY"
+# The CSRF cookie stays readable by the islands' script: it sends it back as X-CSRFToken.
+
+# Content-Security-Policy (django-csp): the shop's own files only, no inline script, no eval.
+# shop/csp.py adds Stripe's origins (from STRIPE_JS_URL and STRIPE_API_BASE, per request) on the
+# payment page, and inline styles on the API docs page (Swagger UI).
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": ["'self'"],
+        "script-src": ["'self'"],
+        "style-src": ["'self'"],
+        # Part images may be any http(s) URL (catalog/validators.py).
+        "img-src": ["'self'", "data:", "https:", "http:"],
+        "connect-src": ["'self'"],
+        "font-src": ["'self'"],
+        "object-src": ["'none'"],
+        "base-uri": ["'self'"],
+        # Google sign-in posts to our own URL, which redirects to Google.
+        "form-action": ["'self'", "https://accounts.google.com"],
+        "frame-ancestors": ["'none'"],
+    }
+}
 
 # --- Stripe (payments issue) ------------------------------------------------------------
 

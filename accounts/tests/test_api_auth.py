@@ -3,6 +3,7 @@
 import pytest
 from django.conf import settings
 from rest_framework.test import APIClient
+from rest_framework_simplejwt.tokens import RefreshToken
 
 from accounts.models import User
 from accounts.tests.factories import TEST_PASSWORD, UserFactory
@@ -159,6 +160,14 @@ class TestTokenRefresh:
         response = anon.post("/api/token/refresh", {"refresh": "not.a.token"}, format="json")
         assert response.status_code == 401
         assert "detail" in response.json()
+
+    def test_refresh_token_of_a_deleted_account_is_401(self, anon, user):
+        """Not a server error (found by reviewing the refresh path for the fuzzing work)."""
+        refresh = str(RefreshToken.for_user(user))
+        user.delete()
+        response = anon.post("/api/token/refresh", {"refresh": refresh}, format="json")
+        assert response.status_code == 401
+        assert response.json()["detail"] == "No active account found for the given token."
 
     def test_access_token_is_not_a_refresh_token(self, anon, user):
         tokens = anon.post(

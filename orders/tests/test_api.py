@@ -9,7 +9,7 @@ from catalog.tests.factories import PartFactory
 from orders import services
 from orders.models import Booking
 from orders.tests.factories import BookingFactory
-from shop.errors import Conflict
+from shop.errors import Conflict, NotFound
 
 BOOKING_FIELDS = {
     "_id",
@@ -258,3 +258,16 @@ def test_a_part_id_beyond_the_database_range_is_a_400(as_user, db):
     response = as_user.post("/api/booking", payload, format="json")
     assert response.status_code == 400
     assert response.json() == {"partId": ["There is no part with this id"]}
+
+
+def test_approving_an_order_deleted_meanwhile_is_a_404(admin_user, user):
+    booking = BookingFactory(user=user, paid_order=True)
+    Booking.objects.filter(pk=booking.pk).delete()
+    with pytest.raises(NotFound):
+        services.booking_approve(booking=booking)
+
+
+def test_cancelling_an_order_already_gone_reports_nothing_deleted(user):
+    booking = BookingFactory(user=user)
+    assert services.booking_cancel(booking=booking, by_admin=False) is True
+    assert services.booking_cancel(booking=booking, by_admin=False) is False

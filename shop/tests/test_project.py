@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 from django.core.management import call_command
+from django.test import Client
 
 ROOT = Path(__file__).resolve().parents[2]
 PRODUCTION_ENV = {
@@ -75,3 +76,19 @@ def test_unknown_api_path_is_a_json_404(client):
     response = client.get("/api/no-such-thing")
     assert response.status_code == 404
     assert response.json() == {"detail": "Not found."}
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("method", ["post", "put", "patch", "delete"])
+def test_unknown_api_path_is_a_json_404_for_unsafe_methods_too(method):
+    """Not Django's HTML CSRF page (found by fuzzing: DELETE /api/allparts/null,null was a 403)."""
+    response = getattr(Client(enforce_csrf_checks=True), method)("/api/allparts/abc")
+    assert response.status_code == 404
+    assert response.json() == {"detail": "Not found."}
+
+
+@pytest.mark.django_db
+def test_a_post_to_an_unknown_page_is_the_404_page_not_a_csrf_error():
+    response = Client(enforce_csrf_checks=True).post("/no/such/page", {"x": "1"})
+    assert response.status_code == 404
+    assert b"WE ARE SORRY, THE PAGE YOU REQUESTED WAS NOT FOUND" in response.content

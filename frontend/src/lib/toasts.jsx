@@ -1,7 +1,8 @@
 // Toasts with the spec's settings (SPEC §9): 5000 ms, top-right, light theme, pause on hover,
 // click to close, drag to dismiss at 80%. One container per page, shared by every island.
 import { createRoot } from "react-dom/client";
-import { ToastContainer, toast } from "react-toastify";
+// "unstyled": app.css imports ReactToastify.css; the default entry injects a <style> (CSP).
+import { ToastContainer, toast } from "react-toastify/unstyled";
 
 
 let mounted = false;

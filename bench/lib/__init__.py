@@ -1,0 +1,1 @@
+"""The pieces of the benchmark: server, load, data, query counts, page weight, Lighthouse."""

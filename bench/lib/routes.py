@@ -1,0 +1,43 @@
+"""Every page route and the main API reads, as (who, path, status): who is "visitor", "user"
+(a shopper with orders) or "admin"; {part}, {order} and {email} are filled in by the caller
+(one of the catalog's parts, one of the shopper's unpaid orders, the shopper's e-mail).
+
+The benchmark and tests/test_query_counts.py both walk this list.
+"""
+
+PAGES = [
+    ("visitor", "/", 200),
+    ("visitor", "/allparts", 200),
+    ("visitor", "/allparts?page=2", 200),
+    ("visitor", "/blogs", 200),
+    ("visitor", "/myportfolio", 200),
+    ("visitor", "/login", 200),
+    ("visitor", "/signup", 200),
+    ("visitor", "/no-such-page", 404),
+    ("user", "/", 200),
+    ("user", "/allparts", 200),
+    ("user", "/purchaseintent/{part}", 200),
+    ("user", "/dashboard", 200),
+    ("user", "/dashboard/profile", 200),
+    ("user", "/dashboard/review", 200),
+    ("user", "/dashboard/myorder", 200),
+    ("user", "/dashboard/payment/{order}", 200),
+    ("admin", "/dashboard", 200),
+    ("admin", "/dashboard/manageorders", 200),
+    ("admin", "/dashboard/manageparts", 200),
+    ("admin", "/dashboard/addparts", 200),
+    ("admin", "/dashboard/users", 200),
+]
+
+API_READS = [
+    ("visitor", "/api/allparts", 200),
+    ("visitor", "/api/allparts?limit=24", 200),
+    ("visitor", "/api/allparts/{part}", 200),
+    ("visitor", "/api/review", 200),
+    ("user", "/api/user/me", 200),
+    ("user", "/api/admin/{email}", 200),
+    ("user", "/api/booking?email={email}", 200),
+    ("user", "/api/booking/{order}", 200),
+    ("admin", "/api/bookings", 200),
+    ("admin", "/api/user", 200),
+]

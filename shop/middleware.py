@@ -1,0 +1,117 @@
+"""The shop's own middleware: a friendly 503 while the database is out of reach."""
+
+import logging
+import sys
+
+from django.conf import settings
+from django.contrib.sessions.exceptions import SessionInterrupted
+from django.contrib.sessions.middleware import SessionMiddleware as DjangoSessionMiddleware
+from django.core.signals import got_request_exception
+from django.db import InterfaceError, OperationalError
+from django.http import HttpResponse, JsonResponse
+from django.template.loader import render_to_string
+
+logger = logging.getLogger(__name__)
+
+DATABASE_ERRORS = (OperationalError, InterfaceError)
+API_UNAVAILABLE = "The service is temporarily unavailable. Please try again shortly."
+PAGE_UNAVAILABLE = "The shop is temporarily unavailable. Please try again in a minute."
+RETRY_AFTER_SECONDS = "30"
+_MARK = "_shop_database_error"
+
+
+def database_error_in(exc: BaseException | None) -> BaseException | None:
+    """The database failure behind `exc`: itself, or one it was raised from or while handling."""
+    seen = set()
+    while exc is not None and id(exc) not in seen:
+        if isinstance(exc, DATABASE_ERRORS):
+            return exc
+        seen.add(id(exc))
+        exc = exc.__cause__ or exc.__context__
+    return None
+
+
+def is_database_error(exc: BaseException | None) -> bool:
+    return database_error_in(exc) is not None
+
+
+def database_unavailable(request, exc: BaseException) -> HttpResponse:
+    """Log the failure in one line (no traceback: it says nothing new) and answer 503."""
+    logger.warning("Database unavailable: %s %s (%s)", request.method, request.path, exc)
+    return unavailable_response(request)
+
+
+def unavailable_response(request) -> HttpResponse:
+    """503 without touching the database or the session: JSON under /api/, else a page."""
+    if request.path.startswith("/api/"):
+        response = JsonResponse({"detail": API_UNAVAILABLE}, status=503)
+    else:
+        response = HttpResponse(_unavailable_page(), status=503)
+    response["Retry-After"] = RETRY_AFTER_SECONDS
+    response["Cache-Control"] = "no-store"
+    return response
+
+
+def _unavailable_page() -> str:
+    """templates/503.html rendered without a request, so no context processor runs."""
+    try:
+        return render_to_string(
+            "503.html", {"SHOP_NAME": settings.SHOP_NAME, "message": PAGE_UNAVAILABLE}
+        )
+    except Exception:  # the page about a failure must not fail itself
+        logger.exception("The 503 page could not be rendered")
+        return f"<!DOCTYPE html><title>We'll be right back</title><p>{PAGE_UNAVAILABLE}</p>"
+
+
+def _remember_database_error(sender, request=None, **kwargs):
+    """got_request_exception receiver: Django is turning an exception into a 500 (in a view,
+    a middleware or an error handler); note it on the request when it is a database failure."""
+    if request is not None and is_database_error(sys.exc_info()[1]):
+        setattr(request, _MARK, True)
+
+
+class DatabaseUnavailableMiddleware:
+    """Answer 503 (page or JSON) instead of 500 when the database can't be reached.
+
+    Put it before the sessions and authentication middleware: a failure in a view arrives in process_exception; one in a
+    middleware further in (sessions, authentication) or in an error handler has already been
+    turned into a 500 by Django, which marked the request (got_request_exception), and the
+    500 is replaced here. Django drops the broken connection at the end of the request
+    (CONN_HEALTH_CHECKS and close_old_connections), so the next request connects afresh and
+    the shop recovers by itself when the database is back.
+    """
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+        got_request_exception.connect(
+            _remember_database_error, dispatch_uid="shop.middleware.database_error"
+        )
+
+    def __call__(self, request):
+        try:
+            response = self.get_response(request)
+        except DATABASE_ERRORS as exc:  # only with DEBUG_PROPAGATE_EXCEPTIONS
+            return database_unavailable(request, exc)
+        if response.status_code == 500 and getattr(request, _MARK, False):
+            return unavailable_response(request)
+        return response
+
+    def process_exception(self, request, exception):
+        if is_database_error(exception):
+            return database_unavailable(request, exception)
+        return None
+
+
+class SessionMiddleware(DjangoSessionMiddleware):
+    """Django's, except when saving the session fails because the database is out of reach:
+    Django reports that as SessionInterrupted (a 400 meant for a log-out in a concurrent
+    request); here the database error goes on, so the visitor gets the 503 page."""
+
+    def process_response(self, request, response):
+        try:
+            return super().process_response(request, response)
+        except SessionInterrupted as exc:
+            cause = database_error_in(exc)
+            if cause is None:
+                raise
+            raise cause from exc

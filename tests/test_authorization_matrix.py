@@ -1,0 +1,339 @@
+"""Who may do what: every API operation and every page of the shop, for every kind of caller.
+
+One row per API operation (API.md) and per page (SPEC.md §4 and §6), with the answer each
+caller gets: an anonymous visitor, the user (who owns the objects involved), another user and
+a shop admin. The requests are valid, so the status says what the caller may do, not whether
+the input was right. The tables must name every operation the schema and the URL resolver know
+and every page route: an endpoint or page added without a row fails the test.
+"""
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from decimal import Decimal
+from typing import Any
+
+import pytest
+from django.test import Client
+from django.urls import URLPattern, URLResolver, get_resolver
+from drf_spectacular.generators import SchemaGenerator
+from rest_framework.test import APIClient
+from rest_framework_simplejwt.tokens import RefreshToken
+
+from accounts.tests.factories import TEST_PASSWORD
+from catalog.tests.factories import PartFactory
+from conftest import bearer_client
+from orders import services as order_services
+from orders.tests.factories import BookingFactory
+from orders.tests.stripe_helpers import intent_id_of, pay
+from reviews.tests.factories import ReviewFactory
+
+CALLERS = ["anonymous", "user", "other", "admin"]
+
+
+@dataclass(frozen=True)
+class World:
+    """The objects the rows act on: `user` owns the part's orders and is the `{email}`."""
+
+    user: Any
+    other: Any
+    admin: Any
+    part: Any
+    booking: Any  # unpaid
+    paid_booking: Any
+    review: Any
+
+
+def paid_intent(world: World) -> dict:
+    """The body of the owner's PATCH: a PaymentIntent for the order, paid on the fake Stripe."""
+    secret = order_services.booking_start_payment(booking=world.booking)
+    intent_id = intent_id_of(secret)
+    pay(intent_id)
+    return {"transactionId": intent_id}
+
+
+# --- The API --------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Api:
+    """The status each caller gets. `on` names the World object whose id fills `{id}`
+    (`{email}` is always the user's); `body` and `query` build the request from the World."""
+
+    anonymous: int
+    user: int
+    other: int
+    admin: int
+    on: str | None = None
+    body: Callable[[World], Any] | None = None
+    query: Callable[[World], dict] | None = None
+
+
+def new_part(world: World) -> dict:
+    return {
+        "name": "Chain kit 520",
+        "minimumOrderQuantity": 1,
+        "description": "O-ring chain with sprockets.",
+        "availableQuantity": 12,
+        "price": "89.90",
+        "img": "https://example.com/chain.jpg",
+    }
+
+
+def profile(world: World) -> dict:
+    return {
+        "education": "BSc Mechanical Engineering",
+        "location": "Leeds",
+        "phone": "+441130000000",
+        "linkedin": "https://www.linkedin.com/in/rider",
+    }
+
+
+def order(world: World) -> dict:
+    return {
+        "partId": world.part.pk,
+        "quantity": world.part.minimum_order_quantity,
+        "address": "12 Harbour Road, Leeds",
+        "phone": "+441130000000",
+    }
+
+
+def unsigned_event(world: World) -> dict:
+    return {"id": "evt_forged", "type": "payment_intent.succeeded", "data": {"object": {}}}
+
+
+API = {
+    # Auth and accounts
+    ("POST", "/api/signup"): Api(
+        201,
+        201,
+        201,
+        201,
+        body=lambda w: {
+            "name": "New Rider",
+            "email": "newrider@example.com",
+            "password": "hunter22",
+        },
+    ),
+    ("POST", "/api/token"): Api(
+        200, 200, 200, 200, body=lambda w: {"email": w.user.email, "password": TEST_PASSWORD}
+    ),
+    ("POST", "/api/token/refresh"): Api(
+        200, 200, 200, 200, body=lambda w: {"refresh": str(RefreshToken.for_user(w.user))}
+    ),
+    ("GET", "/api/user"): Api(401, 403, 403, 200),
+    ("GET", "/api/user/me"): Api(401, 200, 200, 200),
+    # The spec's e-mail-for-token exchange: only ever for the caller, admins included.
+    ("PUT", "/api/user/{email}"): Api(401, 200, 403, 403, body=lambda w: {}),
+    ("PUT", "/api/users/{email}"): Api(401, 200, 403, 200, body=profile),
+    ("PUT", "/api/user/admin/{email}"): Api(401, 403, 403, 200),
+    ("GET", "/api/admin/{email}"): Api(401, 200, 403, 200),
+    # Parts
+    ("GET", "/api/allparts"): Api(200, 200, 200, 200),
+    ("POST", "/api/allparts"): Api(401, 403, 403, 201, body=new_part),
+    ("GET", "/api/allparts/{id}"): Api(200, 200, 200, 200, on="part"),
+    ("PATCH", "/api/allparts/{id}"): Api(
+        401, 403, 403, 200, on="part", body=lambda w: {"price": "30.00"}
+    ),
+    ("DELETE", "/api/allparts/{id}"): Api(401, 403, 403, 200, on="part"),
+    # Orders: other users' orders are not found, not forbidden (their existence is not told).
+    ("GET", "/api/booking"): Api(401, 200, 403, 200, query=lambda w: {"email": w.user.email}),
+    ("POST", "/api/booking"): Api(401, 201, 201, 201, body=order),
+    ("GET", "/api/bookings"): Api(401, 403, 403, 200),
+    ("GET", "/api/booking/{id}"): Api(401, 200, 404, 200, on="booking"),
+    ("PUT", "/api/booking/{id}"): Api(
+        401, 403, 403, 200, on="paid_booking", body=lambda w: {"status": "approved"}
+    ),
+    ("DELETE", "/api/booking/{id}"): Api(401, 200, 404, 200, on="booking"),
+    # Payments: only the owner pays, admins included in "not the owner".
+    ("PATCH", "/api/booking/{id}"): Api(401, 200, 404, 404, on="booking", body=paid_intent),
+    ("POST", "/api/create-payment-intent"): Api(
+        401, 200, 404, 404, body=lambda w: {"booking": w.booking.pk}
+    ),
+    # Only Stripe's signature is trusted, whoever calls.
+    ("POST", "/api/stripe/webhook"): Api(400, 400, 400, 400, body=unsigned_event),
+    # Reviews
+    ("GET", "/api/review"): Api(200, 200, 200, 200),
+    ("POST", "/api/review"): Api(
+        401,
+        201,
+        201,
+        201,
+        body=lambda w: {"name": "Rider", "review": "Fits my bike.", "ratings": 5},
+    ),
+}
+
+
+# --- The pages ------------------------------------------------------------------------------
+
+OK = "200"
+NOT_FOUND = "404"
+TO_LOGIN = "302 to /login?next=<page>"
+SIGNED_OUT = "302 to /login, signed out"
+TO_HOME = "302 to /"
+TO_MANAGE_PARTS = "302 to /dashboard/manageparts"
+
+
+@dataclass(frozen=True)
+class Page:
+    """What each caller gets from a page route; `on` names the World object of `<int:pk>`."""
+
+    anonymous: str
+    user: str
+    other: str
+    admin: str
+    on: str | None = None
+    method: str = "get"
+
+
+PUBLIC = Page(OK, OK, OK, OK)
+SIGNED_IN = Page(TO_LOGIN, OK, OK, OK)
+ADMIN_ONLY = Page(TO_LOGIN, SIGNED_OUT, SIGNED_OUT, OK)
+
+PAGES = {
+    "": PUBLIC,
+    "blogs": PUBLIC,
+    "myportfolio": PUBLIC,
+    "allparts": PUBLIC,
+    "login": Page(OK, TO_HOME, TO_HOME, TO_HOME),
+    "signup": Page(OK, TO_HOME, TO_HOME, TO_HOME),
+    "logout": Page(TO_HOME, OK, OK, OK),
+    "dashboard": SIGNED_IN,
+    "dashboard/profile": SIGNED_IN,
+    "dashboard/myorder": SIGNED_IN,
+    "dashboard/review": SIGNED_IN,
+    "purchaseintent/<int:pk>": Page(TO_LOGIN, OK, OK, OK, on="part"),
+    # Someone else's order is not found, for admins too: only the owner pays.
+    "dashboard/payment/<int:pk>": Page(TO_LOGIN, OK, NOT_FOUND, NOT_FOUND, on="booking"),
+    "dashboard/users": ADMIN_ONLY,
+    "dashboard/manageparts": ADMIN_ONLY,
+    "dashboard/addparts": ADMIN_ONLY,
+    "dashboard/manageorders": ADMIN_ONLY,
+    "dashboard/manageparts/<int:pk>/delete": Page(
+        TO_LOGIN, SIGNED_OUT, SIGNED_OUT, TO_MANAGE_PARTS, on="part", method="post"
+    ),
+}
+
+
+# --- What exists ----------------------------------------------------------------------------
+
+METHODS = ("get", "post", "put", "patch", "delete")
+NOT_PAGES = ("api/", "admin/", "accounts/")  # the API, Django's admin and allauth's own pages
+SCHEMA_VIEWS = ("/api/schema", "/api/docs")
+
+
+def routes(resolver: URLResolver, prefix: str = ""):
+    """(route, view) of every URL pattern under `resolver`, includes flattened."""
+    for pattern in resolver.url_patterns:
+        route = prefix + str(pattern.pattern)
+        if isinstance(pattern, URLResolver):
+            yield from routes(pattern, route)
+        elif isinstance(pattern, URLPattern) and not route.endswith("^.*$"):
+            yield route, pattern.callback
+
+
+def as_schema_path(route: str) -> str:
+    return "/" + route.replace("<int:pk>", "{id}").replace("<email:email>", "{email}")
+
+
+def resolver_api_operations() -> set[tuple[str, str]]:
+    operations = set()
+    for route, view in routes(get_resolver()):
+        path = as_schema_path(route.rstrip("/"))
+        if route.startswith("api/") and path not in SCHEMA_VIEWS:
+            methods = [m for m in METHODS if hasattr(view.cls, m)]
+            operations.update((method.upper(), path) for method in methods)
+    return operations
+
+
+def schema_api_operations() -> set[tuple[str, str]]:
+    schema = SchemaGenerator().get_schema(public=True)
+    return {
+        (method.upper(), path)
+        for path, operations in schema["paths"].items()
+        for method in operations
+        if method in METHODS
+    }
+
+
+def page_routes() -> set[str]:
+    pages = {route for route, _ in routes(get_resolver()) if not route.startswith(NOT_PAGES)}
+    return {route.rstrip("/") for route in pages}
+
+
+def test_every_api_operation_has_a_row():
+    assert schema_api_operations() == set(API)
+    assert resolver_api_operations() == set(API)
+
+
+def test_every_page_has_a_row():
+    assert page_routes() == set(PAGES)
+
+
+# --- The checks -----------------------------------------------------------------------------
+
+
+@pytest.fixture
+def world(user, other_user, admin_user) -> World:
+    part = PartFactory(available_quantity=100, minimum_order_quantity=2, price=Decimal("25.50"))
+    return World(
+        user=user,
+        other=other_user,
+        admin=admin_user,
+        part=part,
+        booking=BookingFactory(user=user, part=part),
+        paid_booking=BookingFactory(user=user, part=part, paid_order=True),
+        review=ReviewFactory(user=other_user),
+    )
+
+
+def caller_of(world: World, caller: str):
+    return None if caller == "anonymous" else getattr(world, caller)
+
+
+@pytest.mark.parametrize("caller", CALLERS)
+@pytest.mark.parametrize("operation", list(API), ids=" ".join)
+def test_api(operation, caller, world, stripe_on):
+    method, path = operation
+    row = API[operation]
+    url = path.replace("{email}", world.user.email)
+    if row.on:
+        url = url.replace("{id}", str(getattr(world, row.on).pk))
+    if row.query:
+        url += "?" + "&".join(f"{k}={v}" for k, v in row.query(world).items())
+    account = caller_of(world, caller)
+    client = bearer_client(account) if account else APIClient()
+    body = row.body(world) if row.body else None
+
+    response = getattr(client, method.lower())(url, body, format="json")
+
+    assert response.status_code == getattr(row, caller), response.content
+
+
+def assert_page_answer(response, expected: str, url: str, client: Client) -> None:
+    if expected in (OK, NOT_FOUND):
+        assert response.status_code == int(expected)
+    elif expected == TO_LOGIN:
+        assert (response.status_code, response["Location"]) == (302, f"/login?next={url}")
+    elif expected == SIGNED_OUT:
+        assert (response.status_code, response["Location"]) == (302, "/login")
+        assert "_auth_user_id" not in client.session
+    else:
+        location = expected.removeprefix("302 to ")
+        assert (response.status_code, response["Location"]) == (302, location)
+
+
+@pytest.mark.parametrize("caller", CALLERS)
+@pytest.mark.parametrize("route", list(PAGES), ids=lambda route: f"/{route}")
+def test_page(route, caller, world, stripe_on):
+    row = PAGES[route]
+    url = "/" + route
+    if row.on:
+        url = url.replace("<int:pk>", str(getattr(world, row.on).pk))
+    client = Client()
+    account = caller_of(world, caller)
+    if account:
+        client.force_login(account)
+
+    response = getattr(client, row.method)(url)
+
+    assert_page_answer(response, getattr(row, caller), url, client)

@@ -1,0 +1,301 @@
+"""Two app servers behind nginx on one PostgreSQL and one Redis (scripts/cluster.py).
+
+The shop keeps nothing in one process: a session started on one app server goes on on the
+other, a part changed through one shows on the other at once, and nginx carries the traffic
+through the loss of one of them without losing a request it may repeat or placing an order
+twice. The cluster starts once for the module, on its own database and Redis db; it needs
+PostgreSQL (DATABASE_URL) and Redis (REDIS_URL), and nginx (installed with apt-get when
+missing), and is skipped, saying which is missing, otherwise.
+"""
+
+import json
+import os
+import re
+import secrets
+import subprocess
+import sys
+import threading
+import time
+from urllib.parse import urlsplit
+
+import pytest
+import redis
+import requests
+
+from scripts import cluster as cluster_script
+from shop import demo_data
+
+TIMEOUT = 15  # seconds for one request
+CLUSTER_DATABASE = "/shop_cluster_test"
+CLUSTER_REDIS_DB = "/13"
+
+
+def cluster_unavailable() -> str | None:
+    """Why the cluster cannot run here, or None."""
+    database_url = os.environ.get("DATABASE_URL", "")
+    if urlsplit(database_url).scheme not in {"postgres", "postgresql"}:
+        return "the cluster needs PostgreSQL: set DATABASE_URL=postgres://…"
+    redis_url = os.environ.get("REDIS_URL", "")
+    if not redis_url:
+        return "the cluster needs Redis: set REDIS_URL=redis://…"
+    try:
+        redis.Redis.from_url(redis_url, socket_timeout=2).ping()
+    except redis.RedisError as error:
+        return f"Redis at {redis_url} does not answer: {error}"
+    try:
+        cluster_script.ensure_nginx()
+    except cluster_script.ClusterError as error:
+        return f"no nginx: {error}"
+    return None
+
+
+@pytest.fixture(scope="module")
+def cluster():
+    reason = cluster_unavailable()
+    if reason:
+        pytest.skip(reason)
+    env = os.environ
+    shop = cluster_script.Cluster(
+        database_url=cluster_script.with_path(env["DATABASE_URL"], CLUSTER_DATABASE),
+        redis_url=cluster_script.with_path(env["REDIS_URL"], CLUSTER_REDIS_DB),
+        port=0,  # any free port
+        workers=2,
+        quiet=True,
+    )
+    shop.prepare(fresh=True)
+    shop.start()
+    yield shop
+    shop.stop()
+
+
+def bearer(base: str, account) -> dict[str, str]:
+    answer = requests.post(
+        f"{base}/api/token",
+        json={"email": account.email, "password": account.password},
+        timeout=TIMEOUT,
+    )
+    assert answer.status_code == 200, answer.text
+    return {"Authorization": f"Bearer {answer.json()['access']}"}
+
+
+def csrf_token(session: requests.Session, url: str) -> str:
+    page = session.get(url, timeout=TIMEOUT)
+    match = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page.text)
+    assert match, f"no CSRF token in {url}"
+    return match[1]
+
+
+def part_ids(base: str) -> list[int]:
+    answer = requests.get(f"{base}/api/allparts", timeout=TIMEOUT)
+    assert answer.status_code == 200
+    return [part["_id"] for part in answer.json()]
+
+
+def page(base: str, path: str) -> str:
+    answer = requests.get(f"{base}{path}", timeout=TIMEOUT)
+    assert answer.status_code == 200
+    return answer.text
+
+
+def test_no_state_in_one_process_with_redis():
+    """With REDIS_URL set the settings keep nothing per process (no local-memory cache); the
+    same check finds the local-memory cache without it."""
+    check = [sys.executable, str(cluster_script.ROOT / "scripts" / "cluster.py"), "check"]
+    env = {**os.environ, "DEBUG": "0", "SECRET_KEY": "check-only"}
+    shared = subprocess.run(
+        check, env={**env, "REDIS_URL": "redis://127.0.0.1:6379/13"}, capture_output=True, text=True
+    )
+    assert shared.returncode == 0, shared.stdout + shared.stderr
+    env.pop("REDIS_URL", None)
+    local = subprocess.run(check, env=env, capture_output=True, text=True)
+    assert local.returncode == 1
+    assert "LocMemCache" in local.stdout
+
+
+def test_session_started_on_one_app_server_goes_on_on_the_other(cluster):
+    a, b = cluster.app_url(0), cluster.app_url(1)
+    assert requests.get(f"{b}/dashboard", allow_redirects=False, timeout=TIMEOUT).is_redirect
+
+    browser = requests.Session()
+    signed_in = browser.post(
+        f"{a}/login",
+        data={
+            "csrfmiddlewaretoken": csrf_token(browser, f"{a}/login"),
+            "login": demo_data.USER.email,
+            "password": demo_data.USER.password,
+        },
+        allow_redirects=False,
+        timeout=TIMEOUT,
+    )
+    assert signed_in.status_code == 302, signed_in.text
+
+    dashboard = browser.get(f"{b}/dashboard", allow_redirects=False, timeout=TIMEOUT)
+    assert dashboard.status_code == 200
+    assert "Welcome to your Dashboard" in dashboard.text
+    me = browser.get(f"{b}/api/user/me", timeout=TIMEOUT)
+    assert me.status_code == 200
+    assert me.json()["email"] == demo_data.USER.email
+
+    # Signing out on B ends the session on A too.
+    signed_out = browser.post(
+        f"{b}/logout",
+        data={"csrfmiddlewaretoken": csrf_token(browser, f"{b}/logout")},
+        allow_redirects=False,
+        timeout=TIMEOUT,
+    )
+    assert signed_out.status_code == 302
+    assert browser.get(f"{a}/dashboard", allow_redirects=False, timeout=TIMEOUT).is_redirect
+
+
+def test_part_changed_through_one_app_server_shows_on_the_other_at_once(cluster):
+    a, b = cluster.app_url(0), cluster.app_url(1)
+    admin = bearer(a, demo_data.ADMIN)
+    name = f"Cluster sprocket {secrets.token_hex(4)}"
+    # Both app servers have rendered (and may have cached) the catalog before the change.
+    for base in (a, b):
+        for path in ("/", "/allparts"):
+            assert name not in page(base, path)
+        part_ids(base)
+
+    added = requests.post(
+        f"{a}/api/allparts",
+        json={
+            "name": name,
+            "description": "Added through app server A.",
+            "price": 12.5,
+            "minimumOrderQuantity": 1,
+            "availableQuantity": 40,
+        },
+        headers=admin,
+        timeout=TIMEOUT,
+    )
+    assert added.status_code == 201, added.text
+    part_id = added.json()["_id"]
+    assert name in page(b, "/allparts")
+    assert name in page(b, "/")  # the home page's newest parts
+    assert part_ids(b)[0] == part_id
+
+    requests.get(f"{a}/api/allparts/{part_id}", timeout=TIMEOUT)
+    changed = requests.patch(
+        f"{b}/api/allparts/{part_id}",
+        json={"availableQuantity": 7},
+        headers=admin,
+        timeout=TIMEOUT,
+    )
+    assert changed.status_code == 200, changed.text
+    listed = requests.get(f"{a}/api/allparts", timeout=TIMEOUT).json()
+    assert next(p for p in listed if p["_id"] == part_id)["availableQuantity"] == 7
+    shown = requests.get(f"{a}/api/allparts/{part_id}", timeout=TIMEOUT).json()
+    assert shown["availableQuantity"] == 7
+
+    deleted = requests.delete(f"{b}/api/allparts/{part_id}", headers=admin, timeout=TIMEOUT)
+    assert deleted.status_code == 200
+    assert name not in page(a, "/allparts")
+    assert name not in page(a, "/")
+    assert part_id not in part_ids(a)
+
+
+PAGES = ("/", "/allparts", "/api/allparts?limit=5", "/blogs")
+ORDERS = 15  # below the orders throttle (30 a minute per user)
+
+
+def test_stopping_one_app_server_loses_no_request_and_no_order(cluster):
+    """GETs and orders go through nginx while app server A stops (SIGTERM). Every GET is
+    answered 200 (nginx repeats on B what A refused); every 201 is one order in the database,
+    and an order nginx could not deliver (502) was not placed: orders = 201s, stock adds up."""
+    url = cluster.url
+    admin, shopper = bearer(url, demo_data.ADMIN), bearer(url, demo_data.USER)
+    stock = 1000
+    added = requests.post(
+        f"{url}/api/allparts",
+        json={
+            "name": "Failover chain",
+            "price": 3,
+            "minimumOrderQuantity": 1,
+            "availableQuantity": stock,
+        },
+        headers=admin,
+        timeout=TIMEOUT,
+    )
+    assert added.status_code == 201, added.text
+    part_id = added.json()["_id"]
+
+    done = threading.Event()
+    gets: list[tuple[float, str, object]] = []
+    orders: list[tuple[object, int | None, int]] = []
+    order_times: list[float] = []
+
+    def browse() -> None:
+        with requests.Session() as session:
+            while not done.is_set():
+                for path in PAGES:
+                    try:
+                        status = session.get(f"{url}{path}", timeout=TIMEOUT).status_code
+                    except requests.RequestException as error:
+                        status = repr(error)
+                    gets.append((time.monotonic(), path, status))
+
+    def buy() -> None:
+        for number in range(ORDERS):
+            if done.is_set():
+                return
+            quantity = 1 + number % 3
+            order_times.append(time.monotonic())
+            try:
+                answer = requests.post(
+                    f"{url}/api/booking",
+                    json={
+                        "partId": part_id,
+                        "quantity": quantity,
+                        "address": "1 Loop Road",
+                        "phone": "5550100",
+                    },
+                    headers=shopper,
+                    timeout=TIMEOUT,
+                )
+                booking_id = answer.json().get("_id") if answer.status_code == 201 else None
+                orders.append((answer.status_code, booking_id, quantity))
+            except requests.RequestException as error:
+                orders.append((repr(error), None, quantity))
+            time.sleep(0.15)
+
+    workers = [threading.Thread(target=browse) for _ in range(3)] + [threading.Thread(target=buy)]
+    for worker in workers:
+        worker.start()
+    try:
+        time.sleep(1.0)
+        assert cluster.stop_app(0) == 0  # gunicorn exits cleanly once its requests are done
+        stopped_at = time.monotonic()
+        time.sleep(2.0)
+    finally:
+        done.set()
+        for worker in workers:
+            worker.join(timeout=60)
+        cluster.start_app(0)
+
+    failed = [(path, status) for _, path, status in gets if status != 200]
+    assert not failed, f"{len(failed)} of {len(gets)} GETs failed: {failed[:5]}"
+    assert sum(1 for at, _, _ in gets if at > stopped_at) >= 20, "too few GETs after the stop"
+    assert any(at > stopped_at for at in order_times), "no order after the stop"
+    # nginx met A gone at least once and sent that request on to B ("A, B" in its log).
+    a_port = cluster.app_ports[0]
+    retried = [
+        line
+        for line in cluster.log("nginx-access").read_text().splitlines()
+        if f"upstream=127.0.0.1:{a_port}, " in line
+    ]
+    assert retried, "no request was sent on from the stopped app server"
+
+    assert {status for status, _, _ in orders} <= {201, 502}, orders
+    placed = {booking_id: quantity for status, booking_id, quantity in orders if status == 201}
+    assert len(placed) >= ORDERS // 2, orders
+    answer = requests.get(
+        f"{url}/api/booking",
+        params={"email": demo_data.USER.email},
+        headers=shopper,
+        timeout=TIMEOUT,
+    )
+    stored = {b["_id"]: b["quantity"] for b in answer.json() if b["partId"] == part_id}
+    assert stored == placed, json.dumps({"stored": stored, "answered 201": placed})
+    part = requests.get(f"{url}/api/allparts/{part_id}", timeout=TIMEOUT).json()
+    assert part["availableQuantity"] == stock - sum(stored.values())

@@ -1,0 +1,116 @@
+"""Page weight, gzip-compressed, from the built front end (static/dist) and the rendered pages:
+no React on pages without an island, at most 80 KB of JavaScript on island pages, at most
+20 KB of CSS on any page. (KB = 1,024 bytes.)"""
+
+import pytest
+from django.test import Client
+
+from accounts.tests.factories import AdminFactory, UserFactory
+from bench.lib.weight import REACT_MARKERS, file_facts, static_file, weigh
+from catalog.tests.factories import PartFactory
+from orders.tests.factories import BookingFactory
+from reviews.tests.factories import ReviewFactory
+from shop.templatetags.islands import dist_url, manifest
+from tests import stripe_fake
+
+pytestmark = pytest.mark.django_db
+
+KB = 1024
+ISLAND_JS_MAX = 80 * KB
+CSS_MAX = 20 * KB
+
+# (who, path) of the pages that mount no React island.
+PLAIN_PAGES = [
+    ("visitor", "/"),
+    ("visitor", "/allparts"),
+    ("visitor", "/blogs"),
+    ("visitor", "/myportfolio"),
+    ("visitor", "/login"),
+    ("visitor", "/signup"),
+    ("visitor", "/no-such-page"),
+    ("user", "/dashboard"),
+    ("user", "/dashboard/review"),
+    ("user", "/dashboard/payment/{order}"),  # card payments not configured: no form
+    ("admin", "/dashboard/manageparts"),
+    ("admin", "/dashboard/addparts"),
+]
+# (who, path, island) of the pages that mount one.
+ISLAND_PAGES = [
+    ("user", "/purchaseintent/{part}", "purchase-form"),
+    ("user", "/dashboard/myorder", "my-orders"),
+    ("user", "/dashboard/payment/{order}", "payment"),
+    ("admin", "/dashboard/manageorders", "manage-orders"),
+    ("admin", "/dashboard/users", "all-users"),
+]
+
+
+@pytest.fixture
+def page(settings):
+    """GET a page as a visitor, the shopper or an admin of a small shop: its HTML."""
+    part = PartFactory()
+    ReviewFactory()
+    user, admin = UserFactory(), AdminFactory()
+    order = BookingFactory(user=user, part=part)
+    names = {"part": part.pk, "order": order.pk}
+
+    def get(who: str, path: str, *, cards: bool = False) -> str:
+        if cards:
+            settings.STRIPE_SECRET_KEY = stripe_fake.SECRET_KEY
+            settings.STRIPE_PUBLISHABLE_KEY = stripe_fake.PUBLISHABLE_KEY
+        client = Client()
+        if who != "visitor":
+            client.force_login(user if who == "user" else admin)
+        response = client.get(path.format(**names))
+        assert response.status_code in (200, 404)
+        return response.content.decode()
+
+    return get
+
+
+def test_the_site_script_every_page_loads_carries_no_react():
+    site = manifest()["site"]
+    files = [site["file"], *site["imports"]]
+    for name in files:
+        source = static_file(dist_url(name)).read_text()
+        assert not [marker for marker in REACT_MARKERS if marker in source], name
+
+
+def test_react_is_recognised_in_the_islands_build():
+    """The markers find React where it is, so the "no React" checks can fail."""
+    island = manifest()["my-orders"]
+    files = [static_file(dist_url(name)) for name in [island["file"], *island["imports"]]]
+    assert any(file_facts(path)[1] for path in files)
+
+
+@pytest.mark.parametrize(("who", "path"), PLAIN_PAGES, ids=[p for _, p in PLAIN_PAGES])
+def test_pages_without_an_island_load_no_react(page, who, path):
+    html = page(who, path)
+    assert "data-island" not in html
+    weight = weigh(html)
+    assert weight.js_files, "every page loads the site script"
+    assert weight.react_gzip == 0, weight.js_files
+    assert weight.css_gzip <= CSS_MAX
+
+
+@pytest.mark.parametrize(
+    ("who", "path", "island"), ISLAND_PAGES, ids=[i for _, _, i in ISLAND_PAGES]
+)
+def test_island_pages_load_at_most_80_kb_of_javascript(page, who, path, island):
+    html = page(who, path, cards=island == "payment")
+    assert f'data-island="{island}"' in html
+    weight = weigh(html)
+    assert weight.react_gzip > 0
+    assert weight.js_gzip <= ISLAND_JS_MAX, f"{weight.js_gzip / KB:.1f} KB: {weight.js_files}"
+    assert weight.css_gzip <= CSS_MAX
+
+
+def test_a_page_showing_a_toast_stays_within_80_kb(client, settings):
+    """Django messages show through the toasts island, on top of the page's own island."""
+    user = UserFactory()
+    client.force_login(user)
+    response = client.post(
+        "/dashboard/review", {"name": "Rider", "review": "Fits well.", "ratings": "5"}, follow=True
+    )
+    html = response.content.decode()
+    assert 'data-island="toasts"' in html
+    assert weigh(html).js_gzip <= ISLAND_JS_MAX

@@ -1,0 +1,109 @@
+"""SQL queries per request: at most 5 on every page and main API read, and the same number
+with 3 parts in the catalog as with 60 (no query per part, whatever the catalog's size).
+
+Each request is measured after a first one (which fills the per-process caches, such as
+django.contrib.sites' current site) and with the shared cache emptied: the worst case a
+running server sees, nothing cached and the session read from the database.
+"""
+
+import pytest
+from django.core.cache import cache
+from django.test import Client
+from rest_framework.test import APIClient
+
+from accounts.tests.factories import AdminFactory, UserFactory
+from bench.lib.routes import API_READS, PAGES
+from catalog.tests.factories import PartFactory
+from conftest import bearer_client
+from orders.tests.factories import BookingFactory
+from reviews.tests.factories import ReviewFactory
+from tests import stripe_fake
+
+pytestmark = pytest.mark.django_db
+
+MAX_QUERIES = 5
+SMALL, LARGE = 3, 60
+
+
+class Shop:
+    """A small shop: parts, reviews, a shopper with orders, an admin; clients for each."""
+
+    def __init__(self):
+        self.parts = PartFactory.create_batch(SMALL)
+        ReviewFactory.create_batch(3)
+        self.user, self.admin = UserFactory(), AdminFactory()
+        self.orders = [BookingFactory(user=self.user, part=part) for part in self.parts]
+        BookingFactory(user=self.user, part=self.parts[0], paid_order=True)
+        self.names = {
+            "part": self.parts[0].pk,
+            "order": self.orders[0].pk,
+            "email": self.user.email,
+        }
+
+    def grow(self, size: int) -> None:
+        PartFactory.create_batch(size - len(self.parts))
+
+    def page_client(self, who: str) -> Client:
+        client = Client()
+        if who != "visitor":
+            client.force_login(self.user if who == "user" else self.admin)
+        return client
+
+    def api_client(self, who: str) -> APIClient:
+        if who == "visitor":
+            return APIClient()
+        return bearer_client(self.user if who == "user" else self.admin)
+
+
+@pytest.fixture
+def shop():
+    return Shop()
+
+
+@pytest.fixture
+def count_queries(django_assert_max_num_queries):
+    """The queries of one GET (at most MAX_QUERIES), made with nothing in the cache."""
+
+    def count(client, path: str, status: int) -> int:
+        client.get(path)
+        cache.clear()
+        with django_assert_max_num_queries(MAX_QUERIES) as queries:
+            response = client.get(path)
+        assert response.status_code == status, path
+        return len(queries)
+
+    return count
+
+
+def _ids(routes):
+    return [f"{who}:{path}" for who, path, _ in routes]
+
+
+@pytest.mark.parametrize(("who", "path", "status"), PAGES, ids=_ids(PAGES))
+def test_page_queries_are_few_and_constant_in_the_catalog_size(
+    shop, count_queries, who, path, status
+):
+    client, url = shop.page_client(who), path.format(**shop.names)
+    small = count_queries(client, url, status)
+    shop.grow(LARGE)
+    assert count_queries(client, url, status) == small
+
+
+def test_payment_page_with_the_card_form_is_constant_too(shop, count_queries, settings):
+    settings.STRIPE_SECRET_KEY = stripe_fake.SECRET_KEY
+    settings.STRIPE_PUBLISHABLE_KEY = stripe_fake.PUBLISHABLE_KEY
+    client, url = shop.page_client("user"), "/dashboard/payment/{order}".format(**shop.names)
+    small = count_queries(client, url, 200)
+    assert 'data-island="payment"' in client.get(url).content.decode()
+    shop.grow(LARGE)
+    assert count_queries(client, url, 200) == small
+
+
+@pytest.mark.parametrize(("who", "path", "status"), API_READS, ids=_ids(API_READS))
+def test_api_read_queries_are_few_and_constant_in_the_catalog_size(
+    shop, count_queries, who, path, status
+):
+    client, url = shop.api_client(who), path.format(**shop.names)
+    small = count_queries(client, url, status)
+    shop.grow(LARGE)
+    assert count_queries(client, url, status) == small
