@@ -1,11 +1,14 @@
 """Parts endpoints (API.md, "Parts")."""
 
+from django.http import HttpResponse
 from drf_spectacular.utils import extend_schema
+from rest_framework.renderers import JSONRenderer
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from shop.api import created, errors, get_or_404, with_count
 from shop.permissions import IsShopAdmin
+from shop.versioned_cache import cached
 
 from . import selectors, services
 from .models import Part
@@ -15,6 +18,17 @@ from .serializers import (
     PartInputSerializer,
     PartOutputSerializer,
 )
+
+
+def part_list_json(*, limit: int | None = None, offset: int = 0) -> bytes:
+    """The list's JSON body; the first page of each size is kept in the cache until the
+    catalog changes (other offsets are rendered each time, keeping the key space small)."""
+
+    def render() -> bytes:
+        parts = selectors.part_list(limit=limit, offset=offset)
+        return JSONRenderer().render(PartOutputSerializer(parts, many=True).data)
+
+    return cached(selectors.CACHE, f"api-list:{limit}", render) if offset == 0 else render()
 
 
 class PartListApi(APIView):
@@ -28,8 +42,7 @@ class PartListApi(APIView):
     def get(self, request):
         page = PageInputSerializer(data=request.query_params)
         page.is_valid(raise_exception=True)
-        parts = selectors.part_list(**page.validated_data)
-        return Response(PartOutputSerializer(parts, many=True).data)
+        return HttpResponse(part_list_json(**page.validated_data), content_type="application/json")
 
     @extend_schema(
         request=PartInputSerializer,

@@ -8,6 +8,7 @@ from django.views.decorators.http import require_POST
 from shop.api import get_or_404
 from shop.decorators import login_required, shop_admin_required
 from shop.forms import validate
+from shop.page_cache import cache_page_for_visitors
 from shop.props import island_props
 
 from . import selectors, services
@@ -15,6 +16,7 @@ from .models import Part
 from .serializers import PartInputSerializer, PartOutputSerializer
 
 
+@cache_page_for_visitors(selectors.CACHE)
 def allparts(request):
     """All Parts: the catalog, newest first, 24 cards a page (?page=N)."""
     page = selectors.part_page(page=request.GET.get("page", 1))

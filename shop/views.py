@@ -6,10 +6,12 @@ from django.views.decorators.csrf import csrf_exempt
 from catalog.selectors import newest_parts
 from reviews.selectors import newest_reviews
 from shop import content
+from shop.page_cache import cache_page_for_visitors
 
 HOME_PARTS = 6  # SPEC §9: the home page shows 6 parts
 
 
+@cache_page_for_visitors("catalog", "reviews")
 def home(request):
     return render(
         request,
@@ -28,12 +30,14 @@ def home(request):
     )
 
 
+@cache_page_for_visitors()
 def blogs(request):
     return render(
         request, "pages/blogs.html", {"intro": content.BLOG_INTRO, "posts": content.BLOG_POSTS}
     )
 
 
+@cache_page_for_visitors()
 def portfolio(request):
     return render(request, "pages/portfolio.html", {"me": content.PORTFOLIO})
 
