@@ -6,6 +6,7 @@ from rest_framework.test import APIClient
 from rest_framework_simplejwt.tokens import RefreshToken
 
 from accounts.tests.factories import AdminFactory, UserFactory
+from shop import versioned_cache
 from tests import stripe_fake
 from tests.stripe_fake import FakeStripe
 
@@ -67,6 +68,7 @@ def clear_cache():
     """Rate-limit counters and cached fragments must not leak from one test to the next."""
     yield
     cache.clear()
+    versioned_cache.local.clear()
 
 
 @pytest.fixture

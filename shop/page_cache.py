@@ -10,11 +10,10 @@ import re
 from functools import wraps
 
 from django.conf import settings
-from django.core.cache import cache
 from django.http import HttpResponse
 from django.utils.cache import patch_vary_headers
 
-from .versioned_cache import TIMEOUT, version
+from .versioned_cache import keep, recall, versions
 
 PERSONAL_COOKIES = (settings.SESSION_COOKIE_NAME, "messages")
 # Query strings worth caching: none, or a short page number (keeps the key space small).
@@ -35,17 +34,17 @@ def cache_page_for_visitors(*names: str):
     def decorator(view):
         @wraps(view)
         def wrapper(request, *args, **kwargs):
-            if not _cacheable(request):
+            current = versions(*names) if _cacheable(request) else None
+            if current is None:
                 return view(request, *args, **kwargs)
-            versions = ".".join(str(version(name)) for name in names)
-            key = f"visitor-page:{versions}:{request.get_full_path()}"
-            hit = cache.get(key)
+            key = f"visitor-page:{current}:{request.get_full_path()}"
+            hit = recall(key)
             if hit is not None:
                 response = HttpResponse(hit[0], content_type=hit[1])
             else:
                 response = view(request, *args, **kwargs)
                 if response.status_code == 200 and not response.cookies:
-                    cache.set(key, (response.content, response["Content-Type"]), TIMEOUT)
+                    keep(key, (response.content, response["Content-Type"]))
             patch_vary_headers(response, ["Cookie"])
             return response
 

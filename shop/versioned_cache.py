@@ -1,10 +1,16 @@
 """Cached reads that every app server drops at once when their data changes.
 
-Each name ("catalog", "reviews") has a version number in the shared cache; cached values
-live under keys carrying that version, so `invalidate(name)` makes all of them stale in one
-step, on every instance that shares the cache (Redis in production).
+Each name ("catalog", "reviews") has a version in the shared cache; cached values live under
+keys carrying that version, so `invalidate(name)` makes all of them stale in one step, on
+every instance that shares the cache (Redis in production). Values are also kept in a small
+in-process memory under the same versioned keys: a request then costs one round trip to the
+shared cache (for the versions), and a stale copy can never be served because its key names
+an old version.
 """
 
+import threading
+import time
+from collections import OrderedDict
 from collections.abc import Callable
 from typing import TypeVar
 
@@ -14,28 +20,91 @@ from django.db import transaction
 T = TypeVar("T")
 
 TIMEOUT = 300  # seconds: the upper bound on staleness should an invalidation ever be missed
+LOCAL_ENTRIES = 256
+
+
+class _LocalMemory:
+    """A small least-recently-used memory of this process, with the shared cache's timeout."""
+
+    def __init__(self, size: int):
+        self.size = size
+        self.entries: OrderedDict[str, tuple[float, object]] = OrderedDict()
+        self.lock = threading.Lock()
+
+    def get(self, key: str):
+        with self.lock:
+            entry = self.entries.get(key)
+            if entry is None or entry[0] < time.monotonic():
+                return None
+            self.entries.move_to_end(key)
+            return entry[1]
+
+    def set(self, key: str, value, timeout: int) -> None:
+        with self.lock:
+            self.entries[key] = (time.monotonic() + timeout, value)
+            self.entries.move_to_end(key)
+            while len(self.entries) > self.size:
+                self.entries.popitem(last=False)
+
+    def clear(self) -> None:
+        with self.lock:
+            self.entries.clear()
+
+
+local = _LocalMemory(LOCAL_ENTRIES)
 
 
 def _version_key(name: str) -> str:
     return f"version:{name}"
 
 
-def version(name: str) -> int:
-    value = cache.get(_version_key(name))
+def versions(*names: str) -> str | None:
+    """The current versions of `names`, in one round trip to the shared cache; None when
+    the shared cache can't tell (it is down): then nothing may be served from memory."""
+    found = cache.get_many([_version_key(name) for name in names])
+    numbers = [found.get(_version_key(name)) or _start(name) for name in names]
+    return ".".join(map(str, numbers)) if all(numbers) else None
+
+
+def _start(name: str) -> int | None:
+    """A first version for `name`: the clock, so that a flushed cache never brings back a
+    version number that old copies were kept under."""
+    cache.add(_version_key(name), time.time_ns(), timeout=None)
+    return cache.get(_version_key(name))
+
+
+def recall(key: str):
+    """The value kept under the (already versioned) `key`, from this process or else the
+    shared cache; None when there is none."""
+    value = local.get(key)
     if value is None:
-        cache.add(_version_key(name), 1, timeout=None)
-        value = cache.get(_version_key(name)) or 1
+        value = cache.get(key)
+        if value is not None:
+            local.set(key, value, TIMEOUT)
+    return value
+
+
+def keep(key: str, value, timeout: int = TIMEOUT) -> None:
+    cache.set(key, value, timeout)
+    local.set(key, value, timeout)
+
+
+def remember(key: str, compute: Callable[[], T], timeout: int = TIMEOUT) -> T:
+    """recall(key), or else compute() and keep it."""
+    value = recall(key)
+    if value is None:
+        value = compute()
+        keep(key, value, timeout)
     return value
 
 
 def cached(name: str, key: str, compute: Callable[[], T], timeout: int = TIMEOUT) -> T:
-    """`compute()`, kept in the cache until `name` is invalidated."""
-    full_key = f"{name}:{version(name)}:{key}"
-    value = cache.get(full_key)
-    if value is None:
-        value = compute()
-        cache.set(full_key, value, timeout)
-    return value
+    """`compute()`, kept until `name` is invalidated (computed afresh while the shared
+    cache is down)."""
+    version = versions(name)
+    if version is None:
+        return compute()
+    return remember(f"{name}:{version}:{key}", compute, timeout)
 
 
 def invalidate(name: str) -> None:
@@ -49,4 +118,4 @@ def _bump(name: str) -> None:
     try:
         cache.incr(_version_key(name))
     except ValueError:  # no version yet (or the cache was flushed)
-        cache.set(_version_key(name), 2, timeout=None)
+        _start(name)
