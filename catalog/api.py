@@ -40,9 +40,12 @@ class PartListApi(APIView):
         responses={200: PartOutputSerializer(many=True), **errors(400, 401)},
     )
     def get(self, request):
-        page = PageInputSerializer(data=request.query_params)
-        page.is_valid(raise_exception=True)
-        return HttpResponse(part_list_json(**page.validated_data), content_type="application/json")
+        paging = {}
+        if request.query_params:  # the plain list, the common read, needs no validation
+            page = PageInputSerializer(data=request.query_params)
+            page.is_valid(raise_exception=True)
+            paging = page.validated_data
+        return HttpResponse(part_list_json(**paging), content_type="application/json")
 
     @extend_schema(
         request=PartInputSerializer,
