@@ -3,12 +3,11 @@
 from http import HTTPStatus
 
 from allauth.account import views as allauth_views
-from django.contrib import messages
 from django.core.exceptions import NON_FIELD_ERRORS
-from django.shortcuts import redirect, render
+from django.shortcuts import render
 
 from shop.decorators import login_required, shop_admin_required
-from shop.forms import validate
+from shop.forms import handle_form
 from shop.props import island_props
 
 from . import selectors, services
@@ -39,15 +38,14 @@ PROFILE_FIELDS = ("education", "location", "phone", "linkedin")
 @login_required
 def profile(request):
     """My Profile: the user's details and the form that updates them (the API's rules)."""
-    values, errors = {field: getattr(request.user, field) for field in PROFILE_FIELDS}, {}
-    if request.method == "POST":
-        data, errors = validate(ProfileInputSerializer, request.POST)
-        if data is not None:
-            services.user_update_profile(user=request.user, **data)
-            messages.success(request, PROFILE_UPDATED)
-            return redirect(request.path)
-        values = request.POST
-    return render(request, "dashboard/profile.html", {"values": values, "errors": errors})
+    done, context = handle_form(
+        request,
+        ProfileInputSerializer,
+        save=lambda data: services.user_update_profile(user=request.user, **data),
+        success=PROFILE_UPDATED,
+        initial={field: getattr(request.user, field) for field in PROFILE_FIELDS},
+    )
+    return done or render(request, "dashboard/profile.html", context)
 
 
 @shop_admin_required

@@ -7,7 +7,7 @@ from django.views.decorators.http import require_POST
 
 from shop.api import get_or_404
 from shop.decorators import login_required, shop_admin_required
-from shop.forms import validate
+from shop.forms import handle_form
 from shop.page_cache import cache_page_for_visitors
 from shop.props import island_props
 
@@ -56,12 +56,10 @@ def delete_part(request, pk):
 @shop_admin_required
 def add_parts(request):
     """Add product: the API's part rules, then part_create."""
-    values, errors = {}, {}
-    if request.method == "POST":
-        data, errors = validate(PartInputSerializer, request.POST)
-        if data is not None:
-            services.part_create(**data)
-            messages.success(request, PARTS_ADDED)
-            return redirect(request.path)
-        values = request.POST
-    return render(request, "dashboard/addparts.html", {"values": values, "errors": errors})
+    done, context = handle_form(
+        request,
+        PartInputSerializer,
+        save=lambda data: services.part_create(**data),
+        success=PARTS_ADDED,
+    )
+    return done or render(request, "dashboard/addparts.html", context)

@@ -2,6 +2,8 @@
 
 from collections.abc import Mapping
 
+from django.contrib import messages
+from django.shortcuts import redirect
 from rest_framework import serializers
 
 
@@ -25,3 +27,20 @@ def validate(
     return None, {
         field: [str(m) for m in messages] for field, messages in serializer.errors.items()
     }
+
+
+def handle_form(request, serializer_class, *, save, success: str, initial: Mapping | None = None):
+    """One page form, the same way everywhere: on a valid POST `save(validated_data)`, then
+    redirect back with the `success` message; else the template's {"values", "errors"}.
+
+    Returns (redirect, None) or (None, context).
+    """
+    values, errors = initial or {}, {}
+    if request.method == "POST":
+        data, errors = validate(serializer_class, request.POST)
+        if data is not None:
+            save(data)
+            messages.success(request, success)
+            return redirect(request.path), None
+        values = request.POST
+    return None, {"values": values, "errors": errors}
