@@ -21,11 +21,9 @@ import asyncio
 import json
 import os
 import secrets
-import socket
 import subprocess
 import sys
 import tempfile
-import time
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
@@ -37,9 +35,9 @@ from urllib.parse import urlsplit
 import psycopg
 
 from bench import soak
+from bench.lib.server import Gunicorn
 
 ROOT = Path(__file__).resolve().parents[1]
-GUNICORN_CONFIG = ROOT / "deploy" / "gunicorn.conf.py"
 DEFAULT_SERVER = "postgres://postgres@127.0.0.1:5432/postgres"
 ADMIN_EMAIL = "soak-admin@example.com"
 ADMIN_PASSWORD = "soak-admin-password"
@@ -63,12 +61,6 @@ SOAK_PARTS = [
 
 
 # --- Building blocks (tests/test_faults.py uses them too) --------------------------------
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 def postgres_server(database_url: str | None = None) -> str:
@@ -153,61 +145,6 @@ def _body(raw: bytes):
         return None
 
 
-class Gunicorn:
-    """gunicorn serving the shop on a loopback port; its output goes to `log`."""
-
-    def __init__(self, env: dict[str, str], log: Path, workers: int = 1, port: int | None = None):
-        self.env = env
-        self.log = log
-        self.workers = workers
-        self.port = port or free_port()
-        self.url = f"http://127.0.0.1:{self.port}"
-        self.process: subprocess.Popen | None = None
-
-    def start(self, ready_path: str = "/api/allparts", timeout: float = 60) -> "Gunicorn":
-        command = [sys.executable, "-m", "gunicorn"]
-        if GUNICORN_CONFIG.exists():  # the production settings, where the deploy set-up has them
-            command += ["-c", str(GUNICORN_CONFIG)]
-        command += [
-            "shop.wsgi",
-            f"--bind=127.0.0.1:{self.port}",
-            f"--workers={self.workers}",
-            "--no-control-socket",  # several servers at once must not share one socket
-        ]
-        with open(self.log, "ab") as log:
-            self.process = subprocess.Popen(
-                command, cwd=ROOT, env=self.env, stdout=log, stderr=subprocess.STDOUT
-            )
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            if self.process.poll() is not None:
-                raise RuntimeError(f"gunicorn exited:\n{self.log_text()}")
-            try:
-                if http("GET", self.url + ready_path)[0] == 200:
-                    return self
-            except OSError:
-                pass
-            time.sleep(0.2)
-        self.stop()
-        raise RuntimeError(f"gunicorn did not answer in {timeout} s:\n{self.log_text()}")
-
-    @property
-    def alive(self) -> bool:
-        return self.process is not None and self.process.poll() is None
-
-    def stop(self) -> None:
-        if self.alive:
-            self.process.terminate()
-            try:
-                self.process.wait(timeout=15)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait(timeout=5)
-
-    def log_text(self) -> str:
-        return self.log.read_text(errors="replace") if self.log.exists() else ""
-
-
 # --- The soak run --------------------------------------------------------------------------
 
 
@@ -262,7 +199,9 @@ def run(
         parts_file = Path(tmp) / "parts.json"
         parts_file.write_text(json.dumps(SOAK_PARTS))
         manage("import_parts", str(parts_file), env=env)
-        server = Gunicorn(env, Path(tmp) / "gunicorn.log", workers=workers).start()
+        server = Gunicorn(
+            env=env, log=Path(tmp) / "gunicorn.log", workers=workers, ready="/api/allparts"
+        ).start()
         try:
             create_admin(server.url, env)
             config = soak.Config(server.url, users, seconds, ADMIN_EMAIL, ADMIN_PASSWORD)

@@ -24,7 +24,8 @@ from django.db import connection
 from django.test import Client, RequestFactory
 
 from accounts.tests.factories import UserFactory
-from bench.run_soak import Gunicorn, free_port, fresh_database, manage, postgres_server, shop_env
+from bench.lib.server import Gunicorn, free_port
+from bench.run_soak import fresh_database, manage, postgres_server, shop_env
 from catalog.tests.factories import PartFactory
 from conftest import bearer_client
 from shop.cache import TolerantRedisCache
@@ -204,7 +205,7 @@ def shop(tmp_path_factory):
         # One worker with a persistent connection: the one the fault kills.
         env = {**direct, "DATABASE_URL": proxied(url, proxy.port), "CONN_MAX_AGE": "600"}
         log = parts.with_name("gunicorn.log")
-        server = Gunicorn(env, log, workers=1).start()
+        server = Gunicorn(env=env, log=log, workers=1, ready="/api/allparts").start()
         try:
             yield Shop(server, proxy)
             assert server.alive, "the shop's server stopped during the fault tests"

@@ -30,34 +30,42 @@ def get(url: str, timeout: float = 5) -> int:
 
 
 class Gunicorn:
-    """`with Gunicorn(env=..., log=...) as server:` serves on server.url until the block ends.
+    """gunicorn serving the shop with the production configuration on a loopback port.
 
-    gunicorn runs in a process group of its own, so stopping it stops its workers too and
-    nothing else.
+    `with Gunicorn(env=..., log=...) as server:` or `server = Gunicorn(...).start()`, then
+    `server.url` until `server.stop()`. gunicorn runs in a process group of its own, so
+    stopping it stops its workers too and nothing else.
     """
 
     WORKERS = 2
 
-    def __init__(self, *, env: dict[str, str], log: Path, workers: int = WORKERS):
+    def __init__(self, *, env: dict[str, str], log: Path, workers: int = WORKERS, ready: str = "/"):
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.env = {
             **env,
             "BIND": f"127.0.0.1:{self.port}",
             "WEB_CONCURRENCY": str(workers),
-            "GUNICORN_NAME": "shop-bench",
+            "GUNICORN_NAME": "shop-under-test",
         }
         self.log = log
+        self.ready = ready
         self.process: subprocess.Popen | None = None
 
     def __enter__(self) -> "Gunicorn":
-        self.start()
-        return self
+        return self.start()
 
     def __exit__(self, *exc) -> None:
         self.stop()
 
-    def start(self, ready_path: str = "/bench/bare", timeout: float = 30) -> None:
+    @property
+    def alive(self) -> bool:
+        return self.process is not None and self.process.poll() is None
+
+    def log_text(self) -> str:
+        return self.log.read_text(errors="replace") if self.log.exists() else ""
+
+    def start(self, timeout: float = 60) -> "Gunicorn":
         command = [sys.executable, "-m", "gunicorn", "-c", str(CONFIG), "shop.wsgi"]
         with self.log.open("wb") as log:
             self.process = subprocess.Popen(
@@ -68,13 +76,13 @@ class Gunicorn:
             if self.process.poll() is not None:
                 raise RuntimeError(f"gunicorn exited ({self.process.returncode}): see {self.log}")
             try:
-                if get(self.url + ready_path, timeout=2) == 200:
-                    return
+                if get(self.url + self.ready, timeout=2) == 200:
+                    return self
             except OSError:
                 pass
             time.sleep(0.2)
         self.stop()
-        raise RuntimeError(f"gunicorn did not answer {ready_path} within {timeout} s: {self.log}")
+        raise RuntimeError(f"gunicorn did not answer {self.ready} within {timeout} s: {self.log}")
 
     def stop(self, timeout: float = 15) -> None:
         if self.process is None or self.process.poll() is not None:
