@@ -67,7 +67,8 @@ class PartDetailApi(APIView):
 
     @extend_schema(responses={200: PartOutputSerializer, **errors(401, 404)})
     def get(self, request, pk):
-        return Response(PartOutputSerializer(get_or_404(Part.objects, pk)).data)
+        part = get_or_404(Part.objects.select_related("category"), pk)
+        return Response(PartOutputSerializer(part).data)
 
     @extend_schema(
         request=PartInputSerializer,

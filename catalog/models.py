@@ -3,12 +3,29 @@ from django.db import models
 from .validators import validate_image_url
 
 
+class Category(models.Model):
+    """A shelf of the shop (Brakes, Lighting, …); staff manage them in Django admin."""
+
+    name = models.CharField(max_length=100, unique=True)
+    slug = models.SlugField(max_length=100, unique=True)
+
+    class Meta:
+        ordering = ["name"]
+        verbose_name_plural = "categories"
+
+    def __str__(self):
+        return self.name
+
+
 class Part(models.Model):
     """A motorcycle part for sale; availableQuantity is the stock not yet reserved by orders."""
 
     name = models.CharField(max_length=200)
     img = models.CharField("image URL", max_length=500, blank=True, validators=[validate_image_url])
     description = models.TextField(blank=True)
+    category = models.ForeignKey(
+        Category, on_delete=models.SET_NULL, null=True, blank=True, related_name="parts"
+    )
     price = models.DecimalField("price per unit ($)", max_digits=10, decimal_places=2)
     minimum_order_quantity = models.PositiveIntegerField(default=1)
     available_quantity = models.PositiveIntegerField(default=0)

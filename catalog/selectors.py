@@ -20,12 +20,18 @@ PART_LIST_FIELDS = (
     "price",
     "minimum_order_quantity",
     "available_quantity",
+    "category__slug",
+    "category__name",
 )
 PARTS_PER_PAGE = 24
 
 
 def _parts_newest_first() -> QuerySet[Part]:
-    return Part.objects.only(*PART_LIST_FIELDS).order_by("-created_at", "-id")
+    return (
+        Part.objects.select_related("category")
+        .only(*PART_LIST_FIELDS)
+        .order_by("-created_at", "-id")
+    )
 
 
 def part_list(*, limit: int | None = None, offset: int = 0) -> QuerySet[Part]:

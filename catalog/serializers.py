@@ -19,11 +19,17 @@ STOCK_REQUIRED = "Available quantity is required"
 STOCK_NEGATIVE = "Available quantity can't be negative"
 
 
+class CategoryOutputSerializer(serializers.Serializer):
+    slug = serializers.SlugField()
+    name = serializers.CharField()
+
+
 class PartOutputSerializer(serializers.ModelSerializer):
     _id = serializers.IntegerField(source="pk", read_only=True)
     minimumOrderQuantity = serializers.IntegerField(source="minimum_order_quantity")
     availableQuantity = serializers.IntegerField(source="available_quantity")
     price = serializers.DecimalField(max_digits=10, decimal_places=2, coerce_to_string=False)
+    category = CategoryOutputSerializer(allow_null=True)
 
     class Meta:
         model = Part
@@ -35,6 +41,7 @@ class PartOutputSerializer(serializers.ModelSerializer):
             "price",
             "minimumOrderQuantity",
             "availableQuantity",
+            "category",
         ]
 
 

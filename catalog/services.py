@@ -1,6 +1,6 @@
 """Writes to the catalog."""
 
-from .models import Part
+from .models import Category, Part
 
 
 def part_create(
@@ -11,8 +11,10 @@ def part_create(
     available_quantity: int,
     img: str = "",
     description: str = "",
+    category: Category | None = None,
 ) -> Part:
     return Part.objects.create(
+        category=category,
         name=name,
         price=price,
         minimum_order_quantity=minimum_order_quantity,
@@ -33,3 +35,9 @@ def part_update(*, part: Part, **fields) -> Part:
 def part_delete(*, part: Part) -> None:
     """Delete a part; its orders keep their snapshot (the link becomes null)."""
     part.delete()
+
+
+def category_get_or_create(*, name: str, slug: str) -> Category:
+    """The category with this slug, created with `name` when missing."""
+    category, _ = Category.objects.get_or_create(slug=slug, defaults={"name": name})
+    return category

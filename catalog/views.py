@@ -27,7 +27,7 @@ def allparts(request):
 @login_required
 def purchase(request, pk):
     """The part's details and the purchase-form island (it posts to /api/booking)."""
-    part = get_or_404(Part.objects, pk)
+    part = get_or_404(Part.objects.select_related("category"), pk)
     props = island_props(
         part=PartOutputSerializer(part).data,
         user={"name": request.user.get_full_name(), "email": request.user.email},

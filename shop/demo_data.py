@@ -24,10 +24,42 @@ ADMIN = DemoAccount(
 )
 USER = DemoAccount(email="user@example.com", name="Demo Rider", password="user123", label="Shopper")
 
-# Keyword arguments of catalog.services.part_create, in the order the shop should list them.
+
+@dataclass(frozen=True)
+class DemoOrder:
+    state: str  # one of orders.models.Booking.State
+    part: str  # a demo part's name
+    quantity: int
+
+
+# The demo shopper's orders, oldest first: one in each state, so every screen shows something
+# without card payments (the paid ones carry a made-up transaction id).
+ORDERS = (
+    DemoOrder(state="shipped", part="520 O-Ring Chain and Sprocket Kit 15/45", quantity=1),
+    DemoOrder(state="pending", part="Sintered HH Front Brake Pads", quantity=2),
+    DemoOrder(state="unpaid", part="Iridium Spark Plug CR9EIX", quantity=4),
+)
+ADDRESS = "12 Demo Lane, Springfield"
+PHONE = "5550100"
+
+# The shop's shelves: slug -> name. Every demo part is on one.
+CATEGORIES = {
+    "brakes": "Brakes",
+    "controls": "Controls & mirrors",
+    "drivetrain": "Drivetrain",
+    "engine-service": "Engine service",
+    "exhaust-intake": "Exhaust & intake",
+    "lighting-electrics": "Lighting & electrics",
+    "suspension": "Suspension",
+    "tyres": "Tyres",
+}
+
+# Keyword arguments of catalog.services.part_create (with the category's slug), in the order
+# the shop should list them.
 PARTS = (
     {
         "name": "Apex 320 mm Floating Front Brake Disc",
+        "category": "brakes",
         "img": IMG + "brake-disc.svg",
         "description": "Stainless-steel drilled rotor on an anodised aluminium carrier. "
         "Runs cooler and resists warping under hard braking.",
@@ -37,6 +69,7 @@ PARTS = (
     },
     {
         "name": "520 O-Ring Chain and Sprocket Kit 15/45",
+        "category": "drivetrain",
         "img": IMG + "chain-sprocket-kit.svg",
         "description": "Heavy-duty 520 O-ring chain with 118 links, steel front and rear "
         "sprockets. Pre-stretched and greased for a long service life.",
@@ -46,6 +79,7 @@ PARTS = (
     },
     {
         "name": "7-inch Round LED Headlight with Halo DRL",
+        "category": "lighting-electrics",
         "img": IMG + "led-headlight.svg",
         "description": "Projector LED headlight with high and low beam and a daytime "
         "running ring. Plug-and-play H4 connector, E-marked.",
@@ -55,6 +89,7 @@ PARTS = (
     },
     {
         "name": "Sintered HH Front Brake Pads",
+        "category": "brakes",
         "img": IMG + "brake-pads.svg",
         "description": "Sintered copper compound for strong, consistent bite in wet and dry. "
         "Sold as a pair for one caliper.",
@@ -64,6 +99,7 @@ PARTS = (
     },
     {
         "name": "Stainless Slip-On Exhaust Muffler 51 mm",
+        "category": "exhaust-intake",
         "img": IMG + "exhaust-muffler.svg",
         "description": "Brushed stainless canister with a removable dB killer and a "
         "51 mm link pipe. Saves about 2 kg over most stock silencers.",
@@ -73,6 +109,7 @@ PARTS = (
     },
     {
         "name": "Piggyback Rear Shock Absorber 330 mm",
+        "category": "suspension",
         "img": IMG + "shock-absorber.svg",
         "description": "Gas-charged rear shock with a remote reservoir, adjustable preload "
         "and rebound damping.",
@@ -82,6 +119,7 @@ PARTS = (
     },
     {
         "name": "Sport Radial Rear Tyre 180/55 ZR17",
+        "category": "tyres",
         "img": IMG + "tyre.svg",
         "description": "Dual-compound sport-touring tyre: a hard centre for mileage and "
         "soft shoulders for grip in corners.",
@@ -91,6 +129,7 @@ PARTS = (
     },
     {
         "name": "High-Flow Cone Air Filter 54 mm",
+        "category": "exhaust-intake",
         "img": IMG + "air-filter.svg",
         "description": "Washable cotton-gauze pod filter with a rubber neck and a "
         "stainless clamp. Fits 54 mm carburettor and throttle-body inlets.",
@@ -100,6 +139,7 @@ PARTS = (
     },
     {
         "name": "Iridium Spark Plug CR9EIX",
+        "category": "engine-service",
         "img": IMG + "spark-plug.svg",
         "description": "Fine-wire iridium centre electrode for an easier cold start and a "
         "steadier idle. Pre-gapped at 0.8 mm.",
@@ -109,6 +149,7 @@ PARTS = (
     },
     {
         "name": "Spin-On Oil Filter HF204",
+        "category": "engine-service",
         "img": IMG + "oil-filter.svg",
         "description": "Synthetic-media oil filter with a 17 mm nut on the dome for "
         "easy removal. Fits most Japanese twins and fours.",
@@ -118,6 +159,7 @@ PARTS = (
     },
     {
         "name": "12 V AGM Battery YTX9-BS",
+        "category": "lighting-electrics",
         "img": IMG + "battery.svg",
         "description": "Sealed, maintenance-free AGM battery, 8 Ah and 135 CCA. "
         "Shipped charged and ready to fit.",
@@ -127,6 +169,7 @@ PARTS = (
     },
     {
         "name": "CNC Adjustable Clutch Lever",
+        "category": "controls",
         "img": IMG + "clutch-lever.svg",
         "description": "Billet aluminium lever with a six-position reach adjuster. "
         "Lighter pull and a crisp feel at the bite point.",
@@ -136,6 +179,7 @@ PARTS = (
     },
     {
         "name": "Dual-Compound Handlebar Grips 22 mm",
+        "category": "controls",
         "img": IMG + "handlebar-grips.svg",
         "description": "Soft-touch ribbed grips with a firm inner core for 22 mm (7/8 in) "
         "bars. Open ends accept bar-end weights.",
@@ -145,6 +189,7 @@ PARTS = (
     },
     {
         "name": "Oval Rear-View Mirror Pair M10",
+        "category": "controls",
         "img": IMG + "mirror.svg",
         "description": "Convex glass in an oval housing on a ball-jointed stem. "
         "M10 x 1.25 threads, left and right in the box.",

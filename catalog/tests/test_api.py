@@ -4,7 +4,7 @@ from decimal import Decimal
 
 import pytest
 
-from catalog.models import Part
+from catalog.models import Category, Part
 from catalog.serializers import MIN_ORDER_TOO_LOW, NAME_REQUIRED, PRICE_POSITIVE, STOCK_NEGATIVE
 from catalog.tests.factories import PartFactory
 from catalog.validators import IMG_INVALID
@@ -18,6 +18,7 @@ PART_FIELDS = {
     "price",
     "minimumOrderQuantity",
     "availableQuantity",
+    "category",
 }
 NEW_PART = {
     "name": "Iridium spark plug",
@@ -165,3 +166,15 @@ class TestUpdateAndDelete:
 
     def test_deleting_an_unknown_part_is_404(self, as_admin, db):
         assert as_admin.delete("/api/allparts/424242").status_code == 404
+
+
+def test_a_part_names_its_category(anon, db):
+    brakes = Category.objects.create(name="Brakes", slug="brakes")
+    part = PartFactory(category=brakes)
+    loose = PartFactory(category=None)
+
+    listed = {p["_id"]: p["category"] for p in anon.get("/api/allparts").json()}
+    one = anon.get(f"/api/allparts/{part.pk}").json()
+
+    assert listed == {part.pk: {"slug": "brakes", "name": "Brakes"}, loose.pk: None}
+    assert one["category"] == {"slug": "brakes", "name": "Brakes"}

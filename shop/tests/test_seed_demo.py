@@ -11,9 +11,10 @@ from django.core.management import call_command
 
 from accounts.models import User
 from accounts.tests.factories import UserFactory
-from catalog.models import Part
+from catalog.models import Category, Part
 from catalog.serializers import PartInputSerializer
 from catalog.tests.factories import PartFactory
+from orders.models import Booking
 from reviews.models import Review
 from shop import demo_data
 
@@ -27,11 +28,17 @@ def seed(*args: str) -> str:
 
 
 def counts() -> dict[str, int]:
-    models = (Part, Review, User, EmailAddress)
+    models = (Part, Review, User, EmailAddress, Booking)
     return {model.__name__: model.objects.count() for model in models}
 
 
-def test_seeds_parts_reviews_and_accounts(db):
+@pytest.fixture
+def debug_on(settings):
+    """A development checkout (`make run`): the well-known demo passwords are allowed."""
+    settings.DEBUG = True
+
+
+def test_seeds_parts_reviews_and_accounts(db, debug_on):
     seed()
 
     assert Part.objects.count() == len(demo_data.PARTS) >= 12
@@ -47,6 +54,44 @@ def test_seeds_parts_reviews_and_accounts(db):
     assert shopper.check_password(demo_data.USER.password)
 
 
+def test_every_part_is_on_a_category(db):
+    seed()
+
+    assert not Part.objects.filter(category=None).exists()
+    slugs = set(Category.objects.values_list("slug", flat=True))
+    assert slugs == set(demo_data.CATEGORIES)
+
+
+def test_a_demo_part_without_a_category_gets_its_own(db):
+    PartFactory(name=demo_data.PARTS[0]["name"], category=None)
+
+    seed()
+
+    part = Part.objects.get(name=demo_data.PARTS[0]["name"])
+    assert part.category.slug == demo_data.PARTS[0]["category"]
+
+
+def test_the_shopper_has_an_order_in_each_state(db):
+    seed()
+
+    orders = Booking.objects.filter(user__email="user@example.com")
+    assert sorted(order.state for order in orders) == ["pending", "shipped", "unpaid"]
+    for order in orders:
+        part = Part.objects.get(name=order.parts_name)
+        assert order.total_price == part.price * order.quantity
+        assert order.paid == (order.state != "unpaid")
+        assert order.transaction_id.startswith("pi_demo_") == order.paid
+
+
+def test_demo_orders_reserve_their_stock(db):
+    seed()
+
+    for order in Booking.objects.all():
+        initial = next(p for p in demo_data.PARTS if p["name"] == order.parts_name)
+        part = Part.objects.get(name=order.parts_name)
+        assert part.available_quantity == initial["available_quantity"] - order.quantity
+
+
 def test_running_twice_creates_no_duplicates(db):
     seed()
     first = counts()
@@ -54,34 +99,66 @@ def test_running_twice_creates_no_duplicates(db):
     out = seed()
 
     assert counts() == first
-    assert "0 new parts, 0 new reviews" in out
+    assert "0 new parts, 0 new reviews, 0 new orders" in out
 
 
-def test_prints_the_demo_credentials(db):
+def test_prints_the_demo_credentials_in_development(db, debug_on):
     out = seed()
 
     for account in (demo_data.ADMIN, demo_data.USER):
         assert re.search(rf"{re.escape(account.email)} +password: {account.password}\b", out)
 
 
-def test_a_changed_password_is_kept_and_not_printed(db):
+def test_production_never_sets_the_demo_passwords(db):
+    out = seed()  # DEBUG is off, as in production
+
+    for account in (demo_data.ADMIN, demo_data.USER):
+        user = User.objects.get(email=account.email)
+        assert not user.check_password(account.password)
+        assert account.password not in out
+        printed = re.search(rf"{re.escape(account.email)} +password: (\S+)", out).group(1)
+        assert len(printed) >= 12
+        assert user.check_password(printed)
+
+
+def test_production_prints_a_random_password_only_once(db):
+    first = seed()
+    password = re.search(r"admin@example.com +password: (\S+)", first).group(1)
+
+    again = seed()
+
+    assert password not in again
+    assert re.search(r"admin@example.com +password: \(not shown: set earlier\)", again)
+
+
+def test_a_changed_password_is_kept_and_not_printed(db, debug_on):
     UserFactory(email="user@example.com", password="my-own-secret")
 
     out = seed()
 
     assert User.objects.filter(email="user@example.com").count() == 1
     assert User.objects.get(email="user@example.com").check_password("my-own-secret")
-    assert "password: (changed)" in out
+    assert re.search(r"user@example.com +password: \(not shown: set earlier\)", out)
     assert demo_data.USER.password not in out
 
 
-def test_an_existing_plain_account_becomes_the_demo_admin(db):
-    UserFactory(email="admin@example.com")
+def test_an_account_it_did_not_create_is_never_promoted(db, debug_on):
+    UserFactory(email="admin@example.com", password="someone-elses")
+
+    out = seed()
+
+    admin = User.objects.get(email="admin@example.com")
+    assert (admin.role, admin.is_staff, admin.is_superuser) == (User.Role.USER, False, False)
+    assert admin.check_password("someone-elses")
+    assert "also logs in to the Django admin" not in out
+
+
+def test_a_shopper_it_did_not_create_gets_no_demo_orders(db):
+    UserFactory(email="user@example.com")
 
     seed()
 
-    admin = User.objects.get(email="admin@example.com")
-    assert (admin.role, admin.is_staff, admin.is_superuser) == (User.Role.ADMIN, True, True)
+    assert not Booking.objects.exists()
 
 
 def test_if_empty_skips_a_shop_that_has_parts(db):
@@ -90,7 +167,7 @@ def test_if_empty_skips_a_shop_that_has_parts(db):
     out = seed("--if-empty")
 
     assert "already has parts" in out
-    assert counts() == {"Part": 1, "Review": 0, "User": 0, "EmailAddress": 0}
+    assert counts() == {"Part": 1, "Review": 0, "User": 0, "EmailAddress": 0, "Booking": 0}
 
 
 def test_if_empty_seeds_an_empty_shop(db):

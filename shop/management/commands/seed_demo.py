@@ -1,5 +1,13 @@
-"""Fill the shop with demo parts, reviews and two accounts; safe to run again."""
+"""Fill the shop with demo data: categories, parts, reviews, two accounts and the shopper's
+orders in every state. Safe to run again: nothing is created twice.
 
+With DEBUG off it never sets the well-known demo passwords: new demo accounts get random
+ones, printed once. It never promotes an account it did not create.
+"""
+
+import secrets
+
+from django.conf import settings
 from django.core.management.base import BaseCommand
 from django.db import transaction
 
@@ -7,7 +15,9 @@ from accounts.models import User
 from accounts.selectors import user_get_by_email
 from accounts.services import user_create, user_make_admin
 from catalog.models import Part
-from catalog.services import part_create
+from catalog.services import category_get_or_create, part_create
+from orders.models import Booking
+from orders.services import booking_approve, booking_mark_paid, booking_place
 from reviews.models import Review
 from reviews.services import review_create
 from shop import demo_data
@@ -16,8 +26,10 @@ from shop.demo_data import DemoAccount
 
 class Command(BaseCommand):
     help = (
-        "Create demo parts, reviews, a shop admin and a shopper. Running it again creates "
-        "nothing twice: parts are matched by name, reviews by name and text, users by e-mail."
+        "Create demo categories, parts, reviews, a shop admin and a shopper with an order in "
+        "each state. Running it again creates nothing twice: parts are matched by name, "
+        "reviews by name and text, users by e-mail. With DEBUG off new demo accounts get "
+        "random passwords, printed once."
     )
 
     def add_arguments(self, parser):
@@ -32,53 +44,78 @@ class Command(BaseCommand):
             self.stdout.write("The shop already has parts: demo data not loaded (--if-empty).")
             return
         with transaction.atomic():
-            admin = account_get_or_create(demo_data.ADMIN)
-            superuser_ensure(admin)
-            user = account_get_or_create(demo_data.USER)
+            admin, admin_password = account_get_or_create(demo_data.ADMIN)
+            if admin_password:  # created just now: never promote an account found here
+                superuser_make(admin)
+            shopper, shopper_password = account_get_or_create(demo_data.USER)
             new_parts = parts_seed()
             new_reviews = reviews_seed()
+            new_orders = demo_orders_seed(user=shopper) if shopper_password else 0
         self.stdout.write(
-            f"Demo data ready: {new_parts} new parts, {new_reviews} new reviews "
-            f"({Part.objects.count()} parts and {Review.objects.count()} reviews in the shop)."
+            f"Demo data ready: {new_parts} new parts, {new_reviews} new reviews, "
+            f"{new_orders} new orders ({Part.objects.count()} parts, "
+            f"{Review.objects.count()} reviews and {Booking.objects.count()} orders in the shop)."
         )
         self.stdout.write("Demo accounts:")
-        self.write_account(demo_data.ADMIN, admin)
-        self.write_account(demo_data.USER, user)
+        self.write_account(demo_data.ADMIN, admin, admin_password)
+        self.write_account(demo_data.USER, shopper, shopper_password)
 
-    def write_account(self, account: DemoAccount, user: User) -> None:
-        """One login line; an account whose password was changed keeps it a secret."""
-        password = account.password if user.check_password(account.password) else "(changed)"
+    def write_account(self, account: DemoAccount, user: User, new_password: str | None) -> None:
+        """One sign-in line. A password is shown when it was set just now, or when it is still
+        the well-known demo one (DEBUG on); anything else stays a secret."""
+        if new_password:
+            password = new_password
+        elif settings.DEBUG and user.check_password(account.password):
+            password = account.password
+        else:
+            password = "(not shown: set earlier)"
         line = f"  {account.label + ':':<12} {account.email:<18} password: {password}"
-        if account.note:
+        if account.note and user.is_superuser:
             line += f"  ({account.note})"
         self.stdout.write(self.style.SUCCESS(line))
 
 
-def account_get_or_create(account: DemoAccount) -> User:
-    """The account with this e-mail, created when missing (an existing one is left as is)."""
+def account_get_or_create(account: DemoAccount) -> tuple[User, str | None]:
+    """The account with this e-mail and None, or a new one and the password it was given:
+    the demo password with DEBUG on, a random one with DEBUG off."""
     user = user_get_by_email(account.email)
-    if user is None:
-        user = user_create(email=account.email, name=account.name, password=account.password)
-    return user
+    if user is not None:
+        return user, None
+    password = account.password if settings.DEBUG else secrets.token_urlsafe(12)
+    user = user_create(email=account.email, name=account.name, password=password)
+    return user, password
 
 
-def superuser_ensure(user: User) -> None:
+def superuser_make(user: User) -> None:
     """Shop admin by role, and staff + superuser so the Django admin opens too."""
     user_make_admin(user=user)
-    if not (user.is_staff and user.is_superuser):
-        user.is_staff = user.is_superuser = True
-        user.save(update_fields=["is_staff", "is_superuser"])
+    user.is_staff = user.is_superuser = True
+    user.save(update_fields=["is_staff", "is_superuser"])
 
 
 def parts_seed() -> int:
-    """Create the demo parts not there yet (by name); the number created."""
-    names = [part["name"] for part in demo_data.PARTS]
-    existing = set(Part.objects.filter(name__in=names).values_list("name", flat=True))
-    missing = [part for part in demo_data.PARTS if part["name"] not in existing]
+    """Create the demo parts not there yet (by name), each on its category; the number
+    created. Demo parts found without a category are put on theirs."""
+    categories = {
+        slug: category_get_or_create(slug=slug, name=name)
+        for slug, name in demo_data.CATEGORIES.items()
+    }
+    existing = {
+        part.name: part
+        for part in Part.objects.filter(name__in=[p["name"] for p in demo_data.PARTS])
+    }
+    created = 0
     # The shop lists the newest first: create in reverse so the list keeps demo_data's order.
-    for part in reversed(missing):
-        part_create(**part)
-    return len(missing)
+    for fields in reversed(demo_data.PARTS):
+        category = categories[fields["category"]]
+        part = existing.get(fields["name"])
+        if part is None:
+            part_create(**{**fields, "category": category})
+            created += 1
+        elif part.category_id is None:
+            part.category = category
+            part.save(update_fields=["category"])
+    return created
 
 
 def reviews_seed() -> int:
@@ -88,4 +125,27 @@ def reviews_seed() -> int:
         if not Review.objects.filter(name=review["name"], review=review["review"]).exists():
             review_create(user=None, **review)
             created += 1
+    return created
+
+
+def demo_orders_seed(*, user: User) -> int:
+    """The new demo shopper's orders, one in each state, through the ordering rules (so
+    stock is reserved as for any order); the number created."""
+    created = 0
+    for order in demo_data.ORDERS:
+        part = Part.objects.filter(name=order.part).first()
+        if part is None or part.available_quantity < order.quantity:
+            continue
+        booking = booking_place(
+            user=user,
+            part=part,
+            quantity=order.quantity,
+            address=demo_data.ADDRESS,
+            phone=demo_data.PHONE,
+        )
+        if order.state in {Booking.State.PENDING, Booking.State.SHIPPED}:
+            booking_mark_paid(booking_id=booking.pk, transaction_id=f"pi_demo_{booking.pk}")
+        if order.state == Booking.State.SHIPPED:
+            booking_approve(booking=booking)
+        created += 1
     return created
