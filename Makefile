@@ -2,14 +2,15 @@
 #
 # Every install or build step leaves a stamp file and runs again only when
 # its inputs are newer than the stamp, so a second `make setup` does nothing:
-#   .venv/.installed                   <- requirements.txt, requirements-dev.txt
+#   .venv/.installed                   <- requirements.txt (what running needs)
+#   .venv/.installed-dev               <- requirements-dev.txt (test, lint and benchmark tools)
 #   frontend/node_modules/.installed   <- frontend/package.json, package-lock.json
 #   static/dist/manifest.json          <- frontend/src/**, templates, build.mjs, package.json
+#   .env                               <- written once: DEBUG on, a new SECRET_KEY, SQLite
 
 PYTHON ?= python3
 PORT   ?= 8000
 CLUSTER_PORT ?= 8080
-DEBUG  ?= 1
 ARGS   ?=
 
 VENV   := .venv
@@ -29,14 +30,28 @@ FRONTEND_LOCK := $(wildcard frontend/package-lock.json)
 help: ## List the targets
 	@awk 'BEGIN {FS = ":.*## "} /^[a-z]+:.*## / {printf "  %-7s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
 
-setup: $(VENV)/.installed static/dist/manifest.json ## Install Python and npm packages, build the front end (only what changed)
+setup: $(VENV)/.installed static/dist/manifest.json .env ## Install what running needs, build the front end, write .env (only what changed)
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
 
-$(VENV)/.installed: requirements.txt requirements-dev.txt | $(PY)
+$(VENV)/.installed: requirements.txt | $(PY)
+	$(PY) -m pip install --disable-pip-version-check -q -r requirements.txt
+	touch $@
+
+$(VENV)/.installed-dev: requirements-dev.txt $(VENV)/.installed
 	$(PY) -m pip install --disable-pip-version-check -q -r requirements-dev.txt
 	touch $@
+
+# The development checkout's settings (git-ignored; the real environment wins over it).
+.env:
+	@printf '%s\n' \
+		'# Written by `make setup` for this development checkout; never used in production.' \
+		'# A variable set in the environment wins over this file. Delete it to get a new one.' \
+		'DEBUG=1' \
+		"SECRET_KEY=$$($(PYTHON) -c 'import secrets; print(secrets.token_urlsafe(50))')" \
+		'DATABASE_URL=sqlite:///db.sqlite3' > $@
+	@echo "Wrote .env (DEBUG=1, a new SECRET_KEY, SQLite in db.sqlite3)"
 
 frontend/node_modules/.installed: frontend/package.json $(FRONTEND_LOCK)
 	# `npm install`, not `npm ci`: it follows the lock file too, and tolerates the optional
@@ -47,22 +62,29 @@ frontend/node_modules/.installed: frontend/package.json $(FRONTEND_LOCK)
 static/dist/manifest.json: $(FRONTEND_SRC) $(TEMPLATES) frontend/build.mjs frontend/package.json frontend/node_modules/.installed
 	cd frontend && npm run build
 
-run: setup ## Migrate, seed demo data if empty, serve on 127.0.0.1:PORT (PORT=8000, DEBUG=1; SQLite unless DATABASE_URL)
-	DEBUG=$(DEBUG) $(PY) manage.py migrate
-	DEBUG=$(DEBUG) $(PY) manage.py seed_demo --if-empty
-	DEBUG=$(DEBUG) $(PY) manage.py runserver 127.0.0.1:$(PORT)
+run: setup ## Migrate, seed demo data if empty, serve on 127.0.0.1:PORT (8000; settings from .env)
+	$(PY) manage.py migrate
+	$(PY) manage.py seed_demo --if-empty
+	$(PY) manage.py runserver 127.0.0.1:$(PORT)
 
-cluster: setup ## nginx (127.0.0.1:CLUSTER_PORT, 8080) before two gunicorn app servers on PostgreSQL + Redis
+cluster: setup $(VENV)/.installed-dev ## nginx (127.0.0.1:CLUSTER_PORT, 8080) before two gunicorn app servers on PostgreSQL + Redis
 	$(PY) scripts/cluster.py start --port $(CLUSTER_PORT)
 
-test: setup ## Run the test suite (extra pytest arguments: ARGS="...")
+# The tests run on PostgreSQL and Redis (started, like chromium and nginx installed, by
+# scripts/test-machine.sh when missing). A skipped test fails the run: TEST_FORBID_SKIPS=0 allows
+# skips, e.g. with DATABASE_URL=sqlite:///test.sqlite3 on a machine without PostgreSQL.
+test: export DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/shop
+test: export REDIS_URL ?= redis://127.0.0.1:6379/1
+test: export TEST_FORBID_SKIPS ?= 1
+test: setup $(VENV)/.installed-dev ## Run the whole test suite on PostgreSQL and Redis (pytest arguments: ARGS="...")
+	scripts/test-machine.sh
 	$(BIN)/pytest $(ARGS)
 
-lint: $(VENV)/.installed ## Check style: ruff check and ruff format --check
+lint: $(VENV)/.installed-dev ## Check style: ruff check and ruff format --check
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 
-fmt: $(VENV)/.installed ## Format the code and apply ruff's safe fixes
+fmt: $(VENV)/.installed-dev ## Format the code and apply ruff's safe fixes
 	$(BIN)/ruff format .
 	$(BIN)/ruff check --fix .
 
@@ -72,7 +94,7 @@ bench/node_modules/.installed: bench/package.json bench/package-lock.json
 	cd bench && npm install --no-audit --no-fund
 	touch $@
 
-bench: setup bench/node_modules/.installed ## Benchmark (gunicorn, PostgreSQL, Redis, wrk, Lighthouse) into bench/results.md
+bench: setup $(VENV)/.installed-dev bench/node_modules/.installed ## Benchmark (gunicorn, PostgreSQL, Redis, wrk, Lighthouse) into bench/results.md
 	@# Debian's wrk and Chromium (Lighthouse drives it); installed when missing (needs root).
 	@command -v wrk >/dev/null && test -x /usr/bin/chromium || \
 		{ apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y wrk chromium; }
@@ -81,8 +103,8 @@ bench: setup bench/node_modules/.installed ## Benchmark (gunicorn, PostgreSQL, R
 SOAK_USERS   ?= 50
 SOAK_SECONDS ?= 60
 
-soak: setup ## Load run: SOAK_USERS=50 shoppers, SOAK_SECONDS=60, gunicorn on PostgreSQL; 0 5xx, stock reconciles
+soak: setup $(VENV)/.installed-dev ## Load run: SOAK_USERS=50 shoppers, SOAK_SECONDS=60, gunicorn on PostgreSQL; 0 5xx, stock reconciles
 	$(PY) -m bench.run_soak --users $(SOAK_USERS) --seconds $(SOAK_SECONDS)
 
-clean: ## Remove .venv, frontend/node_modules, static/dist and staticfiles
+clean: ## Remove .venv, frontend/node_modules, static/dist and staticfiles (keeps .env and db.sqlite3)
 	rm -rf $(VENV) frontend/node_modules static/dist staticfiles

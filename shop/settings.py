@@ -1,43 +1,43 @@
-"""Settings for the shop, read from the environment (names in ../shared/API.md)."""
+"""Settings for the shop, read from the environment (names in docs/configuration.md).
+
+A development checkout also reads `.env` (written by `make setup`: DEBUG on, its own secret key,
+the SQLite database); a variable set in the real environment always wins over it. Production
+has no `.env`. ENV_FILE names another file, or none when empty (the tests set it so).
+"""
 
 import os
 from datetime import timedelta
 from pathlib import Path
 
-import dj_database_url
+import environ
 from django.core.exceptions import ImproperlyConfigured
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
-
-def env_bool(name: str, default: bool) -> bool:
-    """Read a yes/no variable: 1/true/yes/on are yes, 0/false/no/off are no."""
-    value = os.environ.get(name)
-    if value is None or value.strip() == "":
-        return default
-    return value.strip().lower() in {"1", "true", "yes", "on"}
-
-
-def env_list(name: str, default: str) -> list[str]:
-    return [item.strip() for item in os.environ.get(name, default).split(",") if item.strip()]
+env = environ.Env()
+ENV_FILE = os.environ.get("ENV_FILE", str(BASE_DIR / ".env"))
+if ENV_FILE and Path(ENV_FILE).is_file():
+    environ.Env.read_env(ENV_FILE)  # never overwrites a variable that is already set
 
 
 # --- Core -------------------------------------------------------------------------------
 
-DEBUG = env_bool("DEBUG", False)
+DEBUG = env.bool("DEBUG", default=False)
 
-SECRET_KEY = os.environ.get("SECRET_KEY", "")
+SECRET_KEY = env.str("SECRET_KEY", default="")
 if not SECRET_KEY:
     if not DEBUG:
         raise ImproperlyConfigured("SECRET_KEY must be set when DEBUG is off.")
     SECRET_KEY = "django-insecure-development-key-only-for-debug-mode-never-in-production"
 
-ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", "localhost,127.0.0.1,[::1]" if DEBUG else "")
-CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", "")
+ALLOWED_HOSTS = env.list(
+    "ALLOWED_HOSTS", default=["localhost", "127.0.0.1", "[::1]"] if DEBUG else []
+)
+CSRF_TRUSTED_ORIGINS = env.list("CSRF_TRUSTED_ORIGINS", default=[])
 
-SHOP_NAME = os.environ.get("SHOP_NAME", "Throttle & Gear")
+SHOP_NAME = env.str("SHOP_NAME", default="Throttle & Gear")
 # `make bench` routes its bare yardstick view at /bench/bare (never on in production).
-BENCH_BARE_VIEW = env_bool("BENCH_BARE_VIEW", False)
+BENCH_BARE_VIEW = env.bool("BENCH_BARE_VIEW", default=False)
 
 INSTALLED_APPS = [
     "django.contrib.admin",
@@ -101,16 +101,17 @@ TEMPLATES = [
 
 # --- Data -------------------------------------------------------------------------------
 
-DATABASES = {
-    "default": dj_database_url.parse(
-        os.environ.get("DATABASE_URL") or f"sqlite:///{BASE_DIR / 'db.sqlite3'}",
-        conn_max_age=int(os.environ.get("CONN_MAX_AGE", "60")),
-        conn_health_checks=True,
-    )
-}
+# Unset or empty: the SQLite file of the project folder.
+database = env.db_url_config(env.str("DATABASE_URL", default="") or "sqlite:///db.sqlite3")
+if database["ENGINE"].endswith("sqlite3") and database["NAME"] != ":memory:":
+    # A relative SQLite path (`.env` has `sqlite:///db.sqlite3`) is the project folder's.
+    database["NAME"] = str(BASE_DIR / database["NAME"])
+database["CONN_MAX_AGE"] = env.int("CONN_MAX_AGE", default=60)
+database["CONN_HEALTH_CHECKS"] = True
+DATABASES = {"default": database}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
-REDIS_URL = os.environ.get("REDIS_URL", "")
+REDIS_URL = env.str("REDIS_URL", default="")
 if REDIS_URL:
     # Redis down is not the shop down: shop/cache.py serves as an empty cache meanwhile.
     CACHES = {"default": {"BACKEND": "shop.cache.TolerantRedisCache", "LOCATION": REDIS_URL}}
@@ -141,7 +142,7 @@ ACCOUNT_SIGNUP_FORM_CLASS = "accounts.forms.SignupForm"
 ACCOUNT_FORMS = {"login": "accounts.login_forms.LoginForm"}
 ACCOUNT_ADAPTER = "accounts.adapters.AccountAdapter"
 ACCOUNT_USER_DISPLAY = "accounts.adapters.user_display"
-ACCOUNT_EMAIL_VERIFICATION = os.environ.get("ACCOUNT_EMAIL_VERIFICATION", "none")
+ACCOUNT_EMAIL_VERIFICATION = env.str("ACCOUNT_EMAIL_VERIFICATION", default="none")
 ACCOUNT_UNIQUE_EMAIL = True
 # The spec shows "email already in use" to the person signing up.
 ACCOUNT_PREVENT_ENUMERATION = False
@@ -151,20 +152,20 @@ ACCOUNT_PRESERVE_USERNAME_CASING = False
 # Abuse limits of the pages (allauth's syntax; counted in the cache). A tripped limit answers
 # 429 with templates/429.html; repeated failed sign-ins keep the form, with a 429 status.
 ACCOUNT_RATE_LIMITS = {
-    "login": os.environ.get("RATE_LIMIT_LOGIN", "30/m/ip"),
-    "login_failed": os.environ.get("RATE_LIMIT_LOGIN_FAILED", "10/m/ip,5/5m/key"),
-    "signup": os.environ.get("RATE_LIMIT_SIGNUP", "20/m/ip"),
-    "reset_password": os.environ.get("RATE_LIMIT_RESET_PASSWORD", "20/m/ip,5/m/key"),
+    "login": env.str("RATE_LIMIT_LOGIN", default="30/m/ip"),
+    "login_failed": env.str("RATE_LIMIT_LOGIN_FAILED", default="10/m/ip,5/5m/key"),
+    "signup": env.str("RATE_LIMIT_SIGNUP", default="20/m/ip"),
+    "reset_password": env.str("RATE_LIMIT_RESET_PASSWORD", default="20/m/ip,5/m/key"),
 }
 # Client IPs come from REMOTE_ADDR, or from X-Forwarded-For behind this many trusted proxies.
-TRUSTED_PROXY_COUNT = int(os.environ.get("TRUSTED_PROXY_COUNT", "0"))
+TRUSTED_PROXY_COUNT = env.int("TRUSTED_PROXY_COUNT", default=0)
 ALLAUTH_TRUSTED_PROXY_COUNT = TRUSTED_PROXY_COUNT
 SOCIALACCOUNT_ADAPTER = "accounts.adapters.SocialAccountAdapter"
 SOCIALACCOUNT_EMAIL_AUTHENTICATION = True
 SOCIALACCOUNT_EMAIL_AUTHENTICATION_AUTO_CONNECT = True
 SOCIALACCOUNT_LOGIN_ON_GET = False
-GOOGLE_CLIENT_ID = os.environ.get("GOOGLE_CLIENT_ID", "")
-GOOGLE_CLIENT_SECRET = os.environ.get("GOOGLE_CLIENT_SECRET", "")
+GOOGLE_CLIENT_ID = env.str("GOOGLE_CLIENT_ID", default="")
+GOOGLE_CLIENT_SECRET = env.str("GOOGLE_CLIENT_SECRET", default="")
 SOCIALACCOUNT_PROVIDERS = {
     "google": {
         "SCOPE": ["profile", "email"],
@@ -194,12 +195,12 @@ REST_FRAMEWORK = {
     # Abuse limits of the API (shop/throttles.py; counted in the cache): per client IP for
     # sign-up and tokens, per user for placing orders. A tripped limit answers 429.
     "DEFAULT_THROTTLE_RATES": {
-        "signup": os.environ.get("THROTTLE_SIGNUP", "20/minute"),
-        "token": os.environ.get("THROTTLE_TOKEN", "30/minute"),
-        "token_refresh": os.environ.get("THROTTLE_TOKEN_REFRESH", "60/minute"),
-        "login_failed": os.environ.get("THROTTLE_LOGIN_FAILED", "10/minute"),
-        "login_failed_account": os.environ.get("THROTTLE_LOGIN_FAILED_ACCOUNT", "20/hour"),
-        "orders": os.environ.get("THROTTLE_ORDERS", "30/minute"),
+        "signup": env.str("THROTTLE_SIGNUP", default="20/minute"),
+        "token": env.str("THROTTLE_TOKEN", default="30/minute"),
+        "token_refresh": env.str("THROTTLE_TOKEN_REFRESH", default="60/minute"),
+        "login_failed": env.str("THROTTLE_LOGIN_FAILED", default="10/minute"),
+        "login_failed_account": env.str("THROTTLE_LOGIN_FAILED_ACCOUNT", default="20/hour"),
+        "orders": env.str("THROTTLE_ORDERS", default="30/minute"),
     },
     "NUM_PROXIES": TRUSTED_PROXY_COUNT,
 }
@@ -253,12 +254,12 @@ WHITENOISE_IMMUTABLE_FILE_TEST = r"^.+([.-][0-9a-fA-F]{12}|-[A-Z0-9]{8})\.[^.]+$
 # --- Security (production when DEBUG is off) --------------------------------------------
 
 SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
-SECURE_SSL_REDIRECT = not DEBUG and env_bool("SECURE_SSL_REDIRECT", True)
+SECURE_SSL_REDIRECT = not DEBUG and env.bool("SECURE_SSL_REDIRECT", default=True)
 # Cookies are HTTPS-only in production; behind a TLS proxy (SECURE_SSL_REDIRECT=0) too.
-SECURE_COOKIES = not DEBUG and env_bool("SECURE_COOKIES", SECURE_SSL_REDIRECT)
+SECURE_COOKIES = not DEBUG and env.bool("SECURE_COOKIES", default=SECURE_SSL_REDIRECT)
 SESSION_COOKIE_SECURE = SECURE_COOKIES
 CSRF_COOKIE_SECURE = SECURE_COOKIES
-SECURE_HSTS_SECONDS = 0 if DEBUG else int(os.environ.get("SECURE_HSTS_SECONDS", "31536000"))
+SECURE_HSTS_SECONDS = 0 if DEBUG else env.int("SECURE_HSTS_SECONDS", default=31536000)
 SECURE_HSTS_INCLUDE_SUBDOMAINS = not DEBUG
 SECURE_HSTS_PRELOAD = not DEBUG
 SECURE_CONTENT_TYPE_NOSNIFF = True
@@ -291,11 +292,11 @@ CONTENT_SECURITY_POLICY = {
 
 # --- Stripe (payments issue) ------------------------------------------------------------
 
-STRIPE_SECRET_KEY = os.environ.get("STRIPE_SECRET_KEY", "")
-STRIPE_PUBLISHABLE_KEY = os.environ.get("STRIPE_PUBLISHABLE_KEY", "")
-STRIPE_WEBHOOK_SECRET = os.environ.get("STRIPE_WEBHOOK_SECRET", "")
-STRIPE_API_BASE = os.environ.get("STRIPE_API_BASE", "")
-STRIPE_JS_URL = os.environ.get("STRIPE_JS_URL", "https://js.stripe.com/v3/")
+STRIPE_SECRET_KEY = env.str("STRIPE_SECRET_KEY", default="")
+STRIPE_PUBLISHABLE_KEY = env.str("STRIPE_PUBLISHABLE_KEY", default="")
+STRIPE_WEBHOOK_SECRET = env.str("STRIPE_WEBHOOK_SECRET", default="")
+STRIPE_API_BASE = env.str("STRIPE_API_BASE", default="")
+STRIPE_JS_URL = env.str("STRIPE_JS_URL", default="https://js.stripe.com/v3/")
 
 # --- Misc -------------------------------------------------------------------------------
 
@@ -304,12 +305,12 @@ TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True
 
-EMAIL_BACKEND = os.environ.get("EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend")
-DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "shop@localhost")
+EMAIL_BACKEND = env.str("EMAIL_BACKEND", default="django.core.mail.backends.console.EmailBackend")
+DEFAULT_FROM_EMAIL = env.str("DEFAULT_FROM_EMAIL", default="shop@localhost")
 
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
     "handlers": {"console": {"class": "logging.StreamHandler"}},
-    "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
+    "root": {"handlers": ["console"], "level": env.str("LOG_LEVEL", default="INFO")},
 }

@@ -4,7 +4,7 @@ import os
 import subprocess
 import sys
 
-import dj_database_url
+import environ
 import psycopg
 import redis
 
@@ -13,7 +13,7 @@ from bench.lib.server import ROOT
 
 def create_database(url: str) -> None:
     """Drop and create the database named in `url` (PostgreSQL)."""
-    config = dj_database_url.parse(url)
+    config = environ.Env.db_url_config(url)
     name = config["NAME"]
     maintenance = psycopg.connect(
         host=config["HOST"] or "127.0.0.1",
