@@ -17,7 +17,8 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 PY     := $(BIN)/python
 
-FRONTEND_SRC  := $(shell find frontend/src 2>/dev/null)
+# Unit tests (*.test.js) are not part of the build.
+FRONTEND_SRC  := $(shell find frontend/src -not -name '*.test.*' 2>/dev/null)
 # Tailwind scans the templates for class names: a template change can change the CSS.
 TEMPLATES     := $(shell find templates */templates -name '*.html' 2>/dev/null)
 FRONTEND_LOCK := $(wildcard frontend/package-lock.json)
@@ -76,17 +77,20 @@ cluster: setup $(VENV)/.installed-dev ## nginx (127.0.0.1:CLUSTER_PORT, 8080) be
 test: export DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/shop
 test: export REDIS_URL ?= redis://127.0.0.1:6379/1
 test: export TEST_FORBID_SKIPS ?= 1
-test: setup $(VENV)/.installed-dev ## Run the whole test suite on PostgreSQL and Redis (pytest arguments: ARGS="...")
+test: setup $(VENV)/.installed-dev ## Front-end unit tests (vitest), then the whole suite on PostgreSQL and Redis (pytest arguments: ARGS="...")
+	cd frontend && npm test
 	scripts/test-machine.sh
 	$(BIN)/pytest $(ARGS)
 
-lint: $(VENV)/.installed-dev ## Check style: ruff check and ruff format --check
+lint: $(VENV)/.installed-dev frontend/node_modules/.installed ## Check style: ruff check, ruff format --check, Biome on frontend/
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	cd frontend && npm run lint
 
-fmt: $(VENV)/.installed-dev ## Format the code and apply ruff's safe fixes
+fmt: $(VENV)/.installed-dev frontend/node_modules/.installed ## Format the code and apply ruff's and Biome's safe fixes
 	$(BIN)/ruff format .
 	$(BIN)/ruff check --fix .
+	cd frontend && npm run fmt
 
 BENCH_ARGS ?=
 

@@ -14,8 +14,13 @@ const islandsDir = path.join(here, "src", "islands");
 const outdir = path.resolve(here, "..", "static", "dist");
 const watch = process.argv.includes("--watch");
 
+// An island is a .jsx file; unit tests beside it (*.test.jsx, *.spec.jsx) are never entries.
+function isIslandEntry(name) {
+  return name.endsWith(".jsx") && !/\.(test|spec)\.jsx$/.test(name);
+}
+
 const islands = fs.existsSync(islandsDir)
-  ? fs.readdirSync(islandsDir).filter((name) => name.endsWith(".jsx")).sort()
+  ? fs.readdirSync(islandsDir).filter(isIslandEntry).sort()
   : [];
 const entryPoints = {
   site: path.join(here, "src", "site.js"),
@@ -100,6 +105,5 @@ if (watch) {
 } else {
   await esbuild.build(options);
 }
-
 
 if (!watch) buildCss();

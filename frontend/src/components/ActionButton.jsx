@@ -1,7 +1,14 @@
 import { Spinner } from "./Spinner.jsx";
 
 /** A daisyUI button that shows a spinner and is disabled while `busy`. */
-export function ActionButton({ busy = false, disabled = false, className = "", type = "button", children, ...rest }) {
+export function ActionButton({
+  busy = false,
+  disabled = false,
+  className = "",
+  type = "button",
+  children,
+  ...rest
+}) {
   return (
     <button
       type={type}

@@ -9,7 +9,9 @@ const COLUMNS = ["No.", "Email", "Name", "Parts Name", "Quantity", "Status", "Ac
 function ManageOrders({ orders = [] }) {
   const [rows, remove, replace] = useRows(orders);
   if (rows.length === 0) {
-    return <p className="rounded-box border border-base-300 bg-base-100 p-6">There are no orders yet.</p>;
+    return (
+      <p className="rounded-box border border-base-300 bg-base-100 p-6">There are no orders yet.</p>
+    );
   }
   return (
     <DataTable caption="All orders" columns={COLUMNS}>

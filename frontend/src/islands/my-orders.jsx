@@ -7,7 +7,15 @@ import { mountIslands } from "../lib/mount.jsx";
 import { useRows } from "../lib/rows.js";
 import { notify } from "../lib/toasts.jsx";
 
-const COLUMNS = ["No.", "Parts Name", "Price Per Unit", "Quantity", "Total Price", "Payment", "Action"];
+const COLUMNS = [
+  "No.",
+  "Parts Name",
+  "Price Per Unit",
+  "Quantity",
+  "Total Price",
+  "Payment",
+  "Action",
+];
 
 function MyOrders({ orders = [] }) {
   const [rows, remove] = useRows(orders);

@@ -9,7 +9,8 @@ import { api } from "../lib/api.js";
 import { mountIslands } from "../lib/mount.jsx";
 
 export const PAID = "Congrats! Your payment is completed.";
-const NOT_LOADED = "The card form could not be loaded. Please check your connection and reload the page.";
+const NOT_LOADED =
+  "The card form could not be loaded. Please check your connection and reload the page.";
 const NOT_COMPLETED = "Your payment was not completed. Please try again.";
 // A constant, so the card element never gets an update() call (Stripe.js fakes have none).
 const CARD_OPTIONS = {
@@ -104,13 +105,22 @@ function CheckoutForm({ booking, user, loadError }) {
   );
 
   return (
-    <form noValidate onSubmit={onSubmit} className="flex flex-col gap-4" aria-label="Card payment form">
+    <form
+      noValidate
+      onSubmit={onSubmit}
+      className="flex flex-col gap-4"
+      aria-label="Card payment form"
+    >
       <p id="card-label" className="text-sm font-medium">
         Card details
       </p>
-      <div role="group" aria-labelledby="card-label" className="rounded-box border border-base-300 bg-base-100 p-3">
+      {/* A fieldset is a group by itself; min-w-0 undoes its min-content width. */}
+      <fieldset
+        aria-labelledby="card-label"
+        className="min-w-0 rounded-box border border-base-300 bg-base-100 p-3"
+      >
         <CardElement options={CARD_OPTIONS} onReady={markCardPresent} onChange={onChange} />
-      </div>
+      </fieldset>
       <div className="flex items-center gap-3">
         <ActionButton
           type="submit"

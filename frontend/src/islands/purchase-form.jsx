@@ -5,39 +5,19 @@ import { ActionButton } from "../components/ActionButton.jsx";
 import { Field } from "../components/Field.jsx";
 import { api } from "../lib/api.js";
 import { flashNext } from "../lib/flash.js";
-import { money, totalOf } from "../lib/format.js";
+import { money } from "../lib/format.js";
 import { mountIslands } from "../lib/mount.jsx";
+import {
+  bookingBody,
+  checkOrder,
+  FIELDS,
+  isSoldOut,
+  orderTotal,
+  splitErrors,
+} from "../lib/purchase.js";
 
 export const ORDER_PLACED = "Order placed";
 const MY_ORDERS = "/dashboard/myorder";
-const FIELDS = ["phone", "address", "quantity"];
-
-/** The spec's checks before sending (the server checks them again, with the same words). */
-function checkOrder({ phone, address, quantity }, part) {
-  const errors = {};
-  if (!phone.trim()) errors.phone = "Phone is required";
-  if (!address.trim()) errors.address = "Address is required";
-  const count = Number(quantity);
-  if (quantity.trim() === "") errors.quantity = "Quantity is required";
-  else if (!Number.isInteger(count)) errors.quantity = "Quantity must be a whole number";
-  else if (count < part.minimumOrderQuantity) {
-    errors.quantity = `Quantity must be at least ${part.minimumOrderQuantity} (the minimum order quantity)`;
-  } else if (count > part.availableQuantity) {
-    errors.quantity = `Only ${part.availableQuantity} units are available`;
-  }
-  return errors;
-}
-
-/** A 400's messages: those of the form's fields, and the rest joined for under the form. */
-function splitErrors(error) {
-  const fields = {};
-  const other = [];
-  for (const [name, message] of Object.entries(error.fields)) {
-    if (FIELDS.includes(name)) fields[name] = message;
-    else other.push(message);
-  }
-  return { fields, formError: other.join(" ") || (error.status === 400 ? "" : error.message) };
-}
 
 function PurchaseForm({ part, user }) {
   const [values, setValues] = useState({
@@ -48,9 +28,8 @@ function PurchaseForm({ part, user }) {
   const [errors, setErrors] = useState({});
   const [formError, setFormError] = useState("");
   const [busy, setBusy] = useState(false);
-  const soldOut = part.availableQuantity < part.minimumOrderQuantity;
-  const quantity = Number(values.quantity);
-  const total = Number.isInteger(quantity) && quantity > 0 ? totalOf(part.price, quantity) : 0;
+  const soldOut = isSoldOut(part);
+  const total = orderTotal(part.price, values.quantity);
 
   const onChange = useCallback((event) => {
     const { name, value } = event.target;
@@ -71,18 +50,7 @@ function PurchaseForm({ part, user }) {
     try {
       await api("/api/booking", {
         method: "POST",
-        body: {
-          partId: part._id,
-          quantity,
-          address: values.address.trim(),
-          phone: values.phone.trim(),
-          // The spec's payload; the server ignores these and uses the user and the part.
-          name: user.name,
-          email: user.email,
-          partsName: part.name,
-          pricePerUnit: part.price,
-          totalPrice: total,
-        },
+        body: bookingBody(values, part, user),
       });
       flashNext(ORDER_PLACED);
       window.location.assign(MY_ORDERS);
@@ -99,7 +67,12 @@ function PurchaseForm({ part, user }) {
       <Field id="purchase-name" label="Name" value={user.name} readOnly />
       <Field id="purchase-email" label="Email" type="email" value={user.email} readOnly />
       <Field id="purchase-part" label="Parts name" value={part.name} readOnly />
-      <Field id="purchase-price" label="Price per unit ($)" value={part.price.toFixed(2)} readOnly />
+      <Field
+        id="purchase-price"
+        label="Price per unit ($)"
+        value={part.price.toFixed(2)}
+        readOnly
+      />
       <Field
         id="purchase-phone"
         name="phone"

@@ -4,7 +4,6 @@ import { createRoot } from "react-dom/client";
 // "unstyled": app.css imports ReactToastify.css; the default entry injects a <style> (CSP).
 import { ToastContainer, toast } from "react-toastify/unstyled";
 
-
 let mounted = false;
 
 function ensureContainer() {

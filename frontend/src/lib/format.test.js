@@ -1,0 +1,52 @@
+import { describe, expect, it } from "vitest";
+import { money, STATE_LABELS, totalOf } from "./format.js";
+
+describe("money", () => {
+  it("shows dollars with two decimals", () => {
+    expect(money(12.5)).toBe("$12.50");
+    expect(money(3)).toBe("$3.00");
+  });
+
+  it("groups thousands", () => {
+    expect(money(1234567.8)).toBe("$1,234,567.80");
+  });
+
+  it("accepts numbers sent as strings", () => {
+    expect(money("19.99")).toBe("$19.99");
+  });
+
+  it("shows $0.00 for what is not a number", () => {
+    expect(money(undefined)).toBe("$0.00");
+    expect(money(null)).toBe("$0.00");
+    expect(money("abc")).toBe("$0.00");
+  });
+
+  it("rounds to the cent", () => {
+    expect(money(0.125 + 0.001)).toBe("$0.13");
+  });
+});
+
+describe("totalOf", () => {
+  it("multiplies price by quantity", () => {
+    expect(totalOf(19.99, 3)).toBe(59.97);
+  });
+
+  it("counts in whole cents, without floating-point dust", () => {
+    expect(totalOf(0.1, 3)).toBe(0.3);
+    expect(totalOf(1.15, 7)).toBe(8.05);
+  });
+
+  it("accepts a price sent as a string", () => {
+    expect(totalOf("2.50", 4)).toBe(10);
+  });
+
+  it("is 0 for a quantity of 0", () => {
+    expect(totalOf(12.5, 0)).toBe(0);
+  });
+});
+
+describe("STATE_LABELS", () => {
+  it("names each order state of API.md", () => {
+    expect(STATE_LABELS).toEqual({ unpaid: "Unpaid", pending: "Pending", shipped: "Shipped" });
+  });
+});

@@ -1,0 +1,65 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { api } from "./api.js";
+import { approveOrder, CONFIRM_DELETE, deleteOrder } from "./orders.js";
+import { notify } from "./toasts.jsx";
+
+vi.mock("./api.js", () => ({ api: vi.fn() }));
+vi.mock("./toasts.jsx", () => ({ notify: vi.fn() }));
+
+const order = { _id: "o42", state: "unpaid" };
+let confirm;
+
+beforeEach(() => {
+  confirm = vi.fn();
+  vi.stubGlobal("window", { confirm });
+});
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+  vi.clearAllMocks();
+});
+
+describe("deleteOrder", () => {
+  it("asks the spec's question and does nothing when it is declined", async () => {
+    confirm.mockReturnValue(false);
+    await expect(deleteOrder(order)).resolves.toBe(false);
+    expect(confirm).toHaveBeenCalledWith("Are you sure?");
+    expect(CONFIRM_DELETE).toBe("Are you sure?");
+    expect(api).not.toHaveBeenCalled();
+    expect(notify).not.toHaveBeenCalled();
+  });
+
+  it("deletes the order once confirmed and says so", async () => {
+    confirm.mockReturnValue(true);
+    api.mockResolvedValueOnce({ deletedCount: 1 });
+    await expect(deleteOrder(order)).resolves.toBe(true);
+    expect(api).toHaveBeenCalledExactlyOnceWith("/api/booking/o42", { method: "DELETE" });
+    expect(notify).toHaveBeenCalledExactlyOnceWith("Order deleted");
+  });
+
+  it("lets a failure through without the success toast", async () => {
+    confirm.mockReturnValue(true);
+    api.mockRejectedValueOnce(new Error("This order is paid."));
+    await expect(deleteOrder(order)).rejects.toThrow("This order is paid.");
+    expect(notify).not.toHaveBeenCalled();
+  });
+});
+
+describe("approveOrder", () => {
+  it("PUTs status approved and resolves to the changed order", async () => {
+    const shipped = { _id: "o42", state: "shipped" };
+    api.mockResolvedValueOnce(shipped);
+    await expect(approveOrder(order)).resolves.toBe(shipped);
+    expect(api).toHaveBeenCalledExactlyOnceWith("/api/booking/o42", {
+      method: "PUT",
+      body: { status: "approved" },
+    });
+    expect(notify).toHaveBeenCalledExactlyOnceWith("status updated");
+  });
+
+  it("lets a failure through without the success toast", async () => {
+    api.mockRejectedValueOnce(new Error("The order is not paid yet."));
+    await expect(approveOrder(order)).rejects.toThrow("The order is not paid yet.");
+    expect(notify).not.toHaveBeenCalled();
+  });
+});

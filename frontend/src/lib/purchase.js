@@ -1,0 +1,59 @@
+// The purchase form's rules, kept free of React so the unit tests can call them directly.
+import { totalOf } from "./format.js";
+
+/** The form's editable fields, in page order (the first with an error gets the focus). */
+export const FIELDS = ["phone", "address", "quantity"];
+
+/** Too little stock to meet the part's minimum order quantity: nothing can be ordered. */
+export function isSoldOut(part) {
+  return part.availableQuantity < part.minimumOrderQuantity;
+}
+
+/** The total shown under the form: price × quantity, $0 while the quantity is not a count. */
+export function orderTotal(price, quantityText) {
+  const quantity = Number(quantityText);
+  return Number.isInteger(quantity) && quantity > 0 ? totalOf(price, quantity) : 0;
+}
+
+/** The spec's checks before sending (the server checks them again, with the same words). */
+export function checkOrder({ phone, address, quantity }, part) {
+  const errors = {};
+  if (!phone.trim()) errors.phone = "Phone is required";
+  if (!address.trim()) errors.address = "Address is required";
+  const count = Number(quantity);
+  if (quantity.trim() === "") errors.quantity = "Quantity is required";
+  else if (!Number.isInteger(count)) errors.quantity = "Quantity must be a whole number";
+  else if (count < part.minimumOrderQuantity) {
+    errors.quantity = `Quantity must be at least ${part.minimumOrderQuantity} (the minimum order quantity)`;
+  } else if (count > part.availableQuantity) {
+    errors.quantity = `Only ${part.availableQuantity} units are available`;
+  }
+  return errors;
+}
+
+/** The POST /api/booking body (API.md); the server ignores all but partId, quantity, address, phone. */
+export function bookingBody(values, part, user) {
+  return {
+    partId: part._id,
+    quantity: Number(values.quantity),
+    address: values.address.trim(),
+    phone: values.phone.trim(),
+    // The spec's payload; the server ignores these and uses the user and the part.
+    name: user.name,
+    email: user.email,
+    partsName: part.name,
+    pricePerUnit: part.price,
+    totalPrice: orderTotal(part.price, values.quantity),
+  };
+}
+
+/** A 400's messages: those of the form's fields, and the rest joined for under the form. */
+export function splitErrors(error) {
+  const fields = {};
+  const other = [];
+  for (const [name, message] of Object.entries(error.fields)) {
+    if (FIELDS.includes(name)) fields[name] = message;
+    else other.push(message);
+  }
+  return { fields, formError: other.join(" ") || (error.status === 400 ? "" : error.message) };
+}
