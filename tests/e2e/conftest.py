@@ -24,6 +24,12 @@ ARTIFACTS = Path(settings.BASE_DIR) / "test-artifacts"
 @pytest.fixture(scope="session")
 def browser_type_launch_args(browser_type_launch_args):
     """Debian's Chromium with no network of its own (never a downloaded browser)."""
+    if not Path(CHROMIUM).exists():
+        pytest.fail(
+            f"Chromium is missing at {CHROMIUM}: `make test` installs it when run as root; "
+            "otherwise run: sudo apt-get update && sudo apt-get install -y chromium",
+            pytrace=False,
+        )
     args = {k: v for k, v in browser_type_launch_args.items() if k != "channel"}
     return {**args, "executable_path": CHROMIUM, "args": CHROMIUM_FLAGS}
 
