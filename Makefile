@@ -80,9 +80,10 @@ test: setup $(VENV)/.installed-dev ## Run the whole test suite on PostgreSQL and
 	scripts/test-machine.sh
 	$(BIN)/pytest $(ARGS)
 
-lint: $(VENV)/.installed-dev ## Check style: ruff check and ruff format --check
+lint: $(VENV)/.installed-dev ## Check style and floors: ruff check, ruff format --check, lint-imports
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(BIN)/lint-imports
 
 fmt: $(VENV)/.installed-dev ## Format the code and apply ruff's safe fixes
 	$(BIN)/ruff format .
