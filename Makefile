@@ -82,9 +82,10 @@ test: setup $(VENV)/.installed-dev ## Front-end unit tests (vitest), then the wh
 	scripts/test-machine.sh
 	$(BIN)/pytest $(ARGS)
 
-lint: $(VENV)/.installed-dev frontend/node_modules/.installed ## Check style: ruff check, ruff format --check, Biome on frontend/
+lint: $(VENV)/.installed-dev frontend/node_modules/.installed ## Check style and floors: ruff, lint-imports, Biome on frontend/
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(BIN)/lint-imports
 	cd frontend && npm run lint
 
 fmt: $(VENV)/.installed-dev frontend/node_modules/.installed ## Format the code and apply ruff's and Biome's safe fixes

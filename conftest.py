@@ -6,7 +6,7 @@ from rest_framework.test import APIClient
 from rest_framework_simplejwt.tokens import RefreshToken
 
 from accounts.tests.factories import AdminFactory, UserFactory
-from shop import versioned_cache
+from core import versioned_cache
 from tests import stripe_fake
 from tests.stripe_fake import FakeStripe
 

@@ -5,7 +5,9 @@ from allauth.socialaccount.adapter import DefaultSocialAccountAdapter
 from allauth.socialaccount.models import SocialApp
 from django.http import Http404
 
-from .validators import EMAIL_TAKEN, normalize_email, validate_shop_email
+from core.emails import normalize_email
+
+from .validators import EMAIL_TAKEN, validate_shop_email
 
 
 class AccountAdapter(DefaultAccountAdapter):

@@ -2,6 +2,8 @@ from django.contrib import admin, messages
 from django.contrib.auth.admin import UserAdmin as BaseUserAdmin
 from django.contrib.auth.forms import AdminUserCreationForm, UserChangeForm
 
+from core.emails import normalize_email
+
 from . import validators as v
 from .models import User
 from .services import user_create, user_make_admin
@@ -11,7 +13,7 @@ class EmailCleaningMixin:
     """E-mail addresses are stored trimmed and in lowercase, as everywhere else."""
 
     def clean_email(self):
-        return v.normalize_email(self.cleaned_data["email"])
+        return normalize_email(self.cleaned_data["email"])
 
 
 class UserAdminCreationForm(EmailCleaningMixin, AdminUserCreationForm):

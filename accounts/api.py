@@ -11,9 +11,10 @@ from rest_framework_simplejwt.serializers import TokenObtainPairSerializer
 from rest_framework_simplejwt.tokens import RefreshToken
 from rest_framework_simplejwt.views import TokenObtainPairView, TokenRefreshView
 
-from shop.api import errors
-from shop.permissions import NOT_YOURS, IsShopAdmin, is_shop_admin, require_self_or_admin
-from shop.throttles import (
+from core.api import errors
+from core.emails import normalize_email
+from core.permissions import NOT_YOURS, IsShopAdmin, is_shop_admin, require_self_or_admin
+from core.throttles import (
     LoginFailuresPerAccount,
     LoginFailuresPerIP,
     SignupThrottle,
@@ -38,7 +39,6 @@ from .serializers import (
     TokenRefreshOutputSerializer,
     UserOutputSerializer,
 )
-from .validators import normalize_email
 
 
 def get_user_or_404(email: str) -> User:

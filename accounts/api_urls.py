@@ -1,6 +1,6 @@
 from django.urls import register_converter
 
-from shop.routing import optional_slash
+from core.routing import optional_slash
 
 from . import api
 

@@ -2,6 +2,8 @@
 
 from allauth.account.forms import LoginForm as AllauthLoginForm
 
+from core.emails import normalize_email
+
 from . import validators as v
 
 
@@ -20,7 +22,7 @@ class LoginForm(AllauthLoginForm):
         self.fields.pop("remember", None)
 
     def clean_login(self):
-        email = v.normalize_email(super().clean_login())
+        email = normalize_email(super().clean_login())
         v.validate_shop_email(email)
         return email
 

@@ -5,8 +5,9 @@ from allauth.socialaccount.models import SocialApp
 from django.core.exceptions import MultipleObjectsReturned
 from django.db.models import QuerySet
 
+from core.emails import normalize_email
+
 from .models import User
-from .validators import normalize_email
 
 
 def user_get_by_email(email: str) -> User | None:

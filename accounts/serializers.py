@@ -6,6 +6,8 @@ from rest_framework import serializers
 from rest_framework.exceptions import AuthenticationFailed
 from rest_framework_simplejwt.serializers import TokenRefreshSerializer
 
+from core.emails import normalize_email
+
 from . import validators as v
 from .models import User
 
@@ -55,7 +57,7 @@ class SignupInputSerializer(serializers.Serializer):
     )
 
     def validate_email(self, value):
-        email = v.normalize_email(value)
+        email = normalize_email(value)
         try:
             v.validate_shop_email(email)
         except DjangoValidationError as exc:

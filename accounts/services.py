@@ -4,8 +4,10 @@ from allauth.account.models import EmailAddress
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 
+from core.emails import normalize_email
+
 from .models import User
-from .validators import EMAIL_TAKEN, normalize_email
+from .validators import EMAIL_TAKEN
 
 
 def user_create(*, email: str, name: str, password: str | None) -> User:

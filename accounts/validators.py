@@ -18,11 +18,6 @@ NAME_REQUIRED = "Name is required"
 SPEC_EMAIL_PATTERN = re.compile(r"[a-z0-9]+@[a-z]+\.[a-z]{2,3}")
 
 
-def normalize_email(value: str) -> str:
-    """E-mail addresses are compared and stored trimmed and in lowercase."""
-    return (value or "").strip().lower()
-
-
 def validate_shop_email(value: str) -> None:
     """Raise ValidationError with the spec's message unless value is a usable address."""
     if not SPEC_EMAIL_PATTERN.search(value):

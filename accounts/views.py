@@ -3,12 +3,13 @@
 from http import HTTPStatus
 
 from allauth.account import views as allauth_views
+from django.contrib.auth.decorators import login_required
 from django.core.exceptions import NON_FIELD_ERRORS
 from django.shortcuts import render
 
-from shop.decorators import login_required, shop_admin_required
-from shop.forms import handle_form
-from shop.props import island_props
+from core.island_props import island_props
+from core.page_forms import handle_form
+from core.page_guards import shop_admin_required
 
 from . import selectors, services
 from .serializers import ProfileInputSerializer, UserOutputSerializer

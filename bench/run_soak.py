@@ -42,7 +42,7 @@ DEFAULT_SERVER = "postgres://postgres@127.0.0.1:5432/postgres"
 ADMIN_EMAIL = "soak-admin@example.com"
 ADMIN_PASSWORD = "soak-admin-password"
 HIGH_RATE = "1000000/minute"
-# The API's throttles (shop/throttles.py), raised: every shopper comes from 127.0.0.1.
+# The API's throttles (core/throttles.py), raised: every shopper comes from 127.0.0.1.
 THROTTLES_OFF = dict.fromkeys(
     ("THROTTLE_SIGNUP", "THROTTLE_TOKEN", "THROTTLE_TOKEN_REFRESH", "THROTTLE_ORDERS"), HIGH_RATE
 )

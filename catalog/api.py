@@ -6,9 +6,9 @@ from rest_framework.renderers import JSONRenderer
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from shop.api import created, errors, get_or_404, with_count
-from shop.permissions import IsShopAdmin
-from shop.versioned_cache import cached
+from core.api import created, errors, get_or_404, with_count
+from core.permissions import IsShopAdmin
+from core.versioned_cache import cached
 
 from . import selectors, services
 from .models import Part

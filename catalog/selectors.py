@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from django.core.paginator import Paginator
 from django.db.models import QuerySet
 
-from shop.versioned_cache import cached
+from core.versioned_cache import cached
 
 from .models import Part
 

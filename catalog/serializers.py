@@ -5,7 +5,7 @@ from decimal import Decimal
 from rest_framework import serializers
 
 from accounts.serializers import required
-from shop.api import MAX_ID
+from core.api import MAX_ID
 
 from .models import Part
 from .validators import validate_image_url

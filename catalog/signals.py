@@ -3,7 +3,7 @@
 from django.db.models.signals import post_delete, post_save
 from django.dispatch import receiver
 
-from shop.versioned_cache import invalidate
+from core.versioned_cache import invalidate
 
 from .models import Part
 from .selectors import CACHE

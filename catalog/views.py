@@ -1,15 +1,16 @@
 """Catalog pages: All Parts, the purchase page, and the admin's Manage Parts and Add parts."""
 
 from django.contrib import messages
+from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
-from shop.api import get_or_404
-from shop.decorators import login_required, shop_admin_required
-from shop.forms import handle_form
-from shop.page_cache import cache_page_for_visitors
-from shop.props import island_props
+from core.api import get_or_404
+from core.island_props import island_props
+from core.page_cache import cache_page_for_visitors
+from core.page_forms import handle_form
+from core.page_guards import shop_admin_required
 
 from . import selectors, services
 from .models import Part

@@ -1,6 +1,6 @@
 from django.contrib import admin, messages
 
-from shop.errors import Conflict
+from core.errors import Conflict
 
 from .models import Booking, PaymentEvent
 from .services import booking_approve, booking_cancel

@@ -7,12 +7,12 @@ from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from accounts.validators import normalize_email
 from catalog.models import Part
 from catalog.serializers import DeletedCountSerializer
-from shop.api import created, errors, get_or_404, with_count
-from shop.permissions import IsShopAdmin, is_shop_admin, require_self_or_admin
-from shop.throttles import OrderThrottle
+from core.api import created, errors, get_or_404, with_count
+from core.emails import normalize_email
+from core.permissions import IsShopAdmin, is_shop_admin, require_self_or_admin
+from core.throttles import OrderThrottle
 
 from . import payments, selectors, services, webhooks
 from .serializers import (

@@ -11,7 +11,7 @@ from decimal import Decimal
 import stripe
 from django.conf import settings
 
-from shop.errors import Rejected, Unavailable, UpstreamFailure
+from core.errors import Rejected, Unavailable, UpstreamFailure
 
 from .models import Booking
 

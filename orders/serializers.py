@@ -3,7 +3,7 @@
 from rest_framework import serializers
 
 from accounts.serializers import PhoneField, required
-from shop.api import MAX_ID
+from core.api import MAX_ID
 
 from .models import Booking, PaymentEvent
 

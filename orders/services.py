@@ -6,8 +6,8 @@ from django.db.models import F
 
 from catalog.models import Part
 from catalog.selectors import CACHE as CATALOG_CACHE
-from shop.errors import Conflict, NotFound
-from shop.versioned_cache import invalidate
+from core.errors import Conflict, NotFound
+from core.versioned_cache import invalidate
 
 from . import payments
 from .models import Booking

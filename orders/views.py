@@ -1,11 +1,12 @@
 """Order pages: My Order, Manage Orders (admin) and the payment page."""
 
 from django.conf import settings
+from django.contrib.auth.decorators import login_required
 from django.shortcuts import render
 
-from shop.api import get_or_404
-from shop.decorators import login_required, shop_admin_required
-from shop.props import island_props
+from core.api import get_or_404
+from core.island_props import island_props
+from core.page_guards import shop_admin_required
 
 from . import payments, selectors
 from .serializers import BookingOutputSerializer

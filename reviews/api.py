@@ -5,7 +5,7 @@ from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from shop.api import created, errors, with_count
+from core.api import created, errors, with_count
 
 from . import services
 from .models import Review

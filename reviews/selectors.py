@@ -2,7 +2,7 @@
 
 from django.db.models import QuerySet
 
-from shop.versioned_cache import cached
+from core.versioned_cache import cached
 
 from .models import Review
 

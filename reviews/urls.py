@@ -1,4 +1,4 @@
-from shop.routing import optional_slash
+from core.routing import optional_slash
 
 from . import views
 

@@ -1,9 +1,9 @@
 """The Add Reviews page."""
 
+from django.contrib.auth.decorators import login_required
 from django.shortcuts import render
 
-from shop.decorators import login_required
-from shop.forms import handle_form
+from core.page_forms import handle_form
 
 from . import services
 from .models import MAX_RATING, MIN_RATING

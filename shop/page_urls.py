@@ -1,6 +1,6 @@
 from django.urls import path
 
-from shop.routing import optional_slash
+from core.routing import optional_slash
 
 from . import views
 

@@ -57,6 +57,7 @@ INSTALLED_APPS = [
     "allauth.account",
     "allauth.socialaccount",
     "allauth.socialaccount.providers.google",
+    "core",
     "shop",
     "accounts",
     "catalog",
@@ -66,11 +67,11 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
-    "shop.csp.ShopCSPMiddleware",
+    "core.csp.ShopCSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     # Before sessions and auth (they query the database); after the headers middleware.
-    "shop.middleware.DatabaseUnavailableMiddleware",
-    "shop.middleware.SessionMiddleware",  # Django's; a database failure on save is a 503
+    "core.middleware.DatabaseUnavailableMiddleware",
+    "core.middleware.SessionMiddleware",  # Django's; a database failure on save is a 503
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
@@ -113,8 +114,10 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 REDIS_URL = env.str("REDIS_URL", default="")
 if REDIS_URL:
-    # Redis down is not the shop down: shop/cache.py serves as an empty cache meanwhile.
-    CACHES = {"default": {"BACKEND": "shop.cache.TolerantRedisCache", "LOCATION": REDIS_URL}}
+    # Redis down is not the shop down: core/tolerant_cache.py serves as an empty cache meanwhile.
+    CACHES = {
+        "default": {"BACKEND": "core.tolerant_cache.TolerantRedisCache", "LOCATION": REDIS_URL}
+    }
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 
@@ -188,11 +191,11 @@ REST_FRAMEWORK = {
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.AllowAny"],
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
     "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
-    "DEFAULT_SCHEMA_CLASS": "shop.throttles.ThrottledAutoSchema",
-    "EXCEPTION_HANDLER": "shop.api.exception_handler",
+    "DEFAULT_SCHEMA_CLASS": "core.throttles.ThrottledAutoSchema",
+    "EXCEPTION_HANDLER": "core.api.exception_handler",
     "COERCE_DECIMAL_TO_STRING": False,
     "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
-    # Abuse limits of the API (shop/throttles.py; counted in the cache): per client IP for
+    # Abuse limits of the API (core/throttles.py; counted in the cache): per client IP for
     # sign-up and tokens, per user for placing orders. A tripped limit answers 429.
     "DEFAULT_THROTTLE_RATES": {
         "signup": env.str("THROTTLE_SIGNUP", default="20/minute"),
@@ -223,8 +226,8 @@ SPECTACULAR_SETTINGS = {
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
     "COMPONENT_SPLIT_REQUEST": True,
-    "PREPROCESSING_HOOKS": ["shop.api.drop_trailing_slash_duplicates"],
-    # Swagger UI from our own static files (drf-spectacular-sidecar), not a CDN: see shop/csp.py.
+    "PREPROCESSING_HOOKS": ["core.api.drop_trailing_slash_duplicates"],
+    # Swagger UI from our own static files (drf-spectacular-sidecar), not a CDN: see core/csp.py.
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
 }
@@ -271,7 +274,7 @@ X_FRAME_OPTIONS = "DENY"
 # The CSRF cookie stays readable by the islands' script: it sends it back as X-CSRFToken.
 
 # Content-Security-Policy (django-csp): the shop's own files only, no inline script, no eval.
-# shop/csp.py adds Stripe's origins (from STRIPE_JS_URL and STRIPE_API_BASE, per request) on the
+# core/csp.py adds Stripe's origins (from STRIPE_JS_URL and STRIPE_API_BASE, per request) on the
 # payment page, and inline styles on the API docs page (Swagger UI).
 CONTENT_SECURITY_POLICY = {
     "DIRECTIVES": {

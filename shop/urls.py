@@ -5,9 +5,9 @@ from django.contrib import admin
 from django.urls import include, path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
+from core.api import not_found
+from core.routing import optional_slash
 from shop import bench_views, views
-from shop.api import not_found
-from shop.routing import optional_slash
 
 api_urls = [
     *optional_slash("schema", SpectacularAPIView.as_view(), "schema"),

@@ -4,9 +4,9 @@ from django.shortcuts import render
 from django.views.decorators.csrf import csrf_exempt
 
 from catalog.selectors import newest_parts
+from core.page_cache import cache_page_for_visitors
 from reviews.selectors import newest_reviews
 from shop import content
-from shop.page_cache import cache_page_for_visitors
 
 HOME_PARTS = 6  # SPEC §9: the home page shows 6 parts
 

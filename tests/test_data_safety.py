@@ -23,10 +23,10 @@ from bench.run_soak import fresh_database, manage, postgres_server, shop_env
 from catalog.services import part_delete
 from catalog.tests.factories import PartFactory
 from conftest import bearer_client
+from core.errors import Conflict
 from orders.models import Booking
 from orders.services import booking_approve, booking_cancel, booking_mark_paid, booking_place
 from reviews.services import review_create
-from shop.errors import Conflict
 
 postgres_only = pytest.mark.skipif(
     connection.vendor != "postgresql", reason="needs PostgreSQL (CI runs on it)"

@@ -28,8 +28,8 @@ from bench.lib.server import Gunicorn, free_port
 from bench.run_soak import fresh_database, manage, postgres_server, shop_env
 from catalog.tests.factories import PartFactory
 from conftest import bearer_client
-from shop.cache import TolerantRedisCache
-from shop.middleware import API_UNAVAILABLE, PAGE_UNAVAILABLE, unavailable_response
+from core.middleware import API_UNAVAILABLE, PAGE_UNAVAILABLE, unavailable_response
+from core.tolerant_cache import TolerantRedisCache
 
 postgres_only = pytest.mark.skipif(
     connection.vendor != "postgresql",
@@ -354,7 +354,7 @@ def response_as_requests(response) -> requests.Response:
 def tolerant_cache(settings, location: str, retry_after: float = 5) -> None:
     settings.CACHES = {
         "default": {
-            "BACKEND": "shop.cache.TolerantRedisCache",
+            "BACKEND": "core.tolerant_cache.TolerantRedisCache",
             "LOCATION": location,
             "RETRY_AFTER": retry_after,
         }

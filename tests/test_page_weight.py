@@ -8,9 +8,9 @@ from django.test import Client
 from accounts.tests.factories import AdminFactory, UserFactory
 from bench.lib.weight import REACT_MARKERS, file_facts, static_file, weigh
 from catalog.tests.factories import PartFactory
+from core.templatetags.islands import dist_url, manifest
 from orders.tests.factories import BookingFactory
 from reviews.tests.factories import ReviewFactory
-from shop.templatetags.islands import dist_url, manifest
 from tests import stripe_fake
 
 pytestmark = pytest.mark.django_db

@@ -9,7 +9,7 @@ from accounts.serializers import PROFILE_REQUIRED
 from accounts.tests.factories import AdminFactory, UserFactory
 from accounts.tests.helpers import USER_FIELDS, assert_no_secrets, bearer, user_json
 from accounts.validators import LINKEDIN_INVALID, PHONE_INVALID
-from shop.permissions import NOT_ADMIN, NOT_YOURS
+from core.permissions import NOT_ADMIN, NOT_YOURS
 
 PROFILE = {
     "education": "BSc Mechanical Engineering",

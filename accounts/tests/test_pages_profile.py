@@ -5,7 +5,7 @@ import pytest
 from accounts.serializers import PROFILE_REQUIRED
 from accounts.validators import LINKEDIN_INVALID, PHONE_INVALID
 from accounts.views import PROFILE_UPDATED
-from shop.tests.pages import buttons, field_error, fields, label_of, toasts
+from core.tests.pages import buttons, field_error, fields, label_of, toasts
 
 pytestmark = pytest.mark.django_db
 

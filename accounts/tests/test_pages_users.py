@@ -4,7 +4,7 @@ import pytest
 from django.contrib.auth import SESSION_KEY
 
 from accounts.tests.factories import UserFactory
-from shop.tests.islands import island_props, island_script
+from core.tests.islands import island_props, island_script
 
 pytestmark = pytest.mark.django_db
 

@@ -13,8 +13,8 @@ from django.test.utils import CaptureQueriesContext
 from catalog.models import Part
 from catalog.selectors import PARTS_PER_PAGE
 from catalog.tests.factories import PartFactory
-from shop.templatetags.islands import dist_url, manifest
-from shop.tests.islands import page_text
+from core.templatetags.islands import dist_url, manifest
+from core.tests.islands import page_text
 
 pytestmark = pytest.mark.django_db
 

@@ -7,7 +7,7 @@ import pytest
 
 from accounts.tests.factories import UserFactory
 from catalog.tests.factories import PartFactory
-from shop.tests.islands import island_props, island_script, page_text
+from core.tests.islands import island_props, island_script, page_text
 
 pytestmark = pytest.mark.django_db
 

@@ -6,10 +6,10 @@ import pytest
 
 from catalog.models import Part
 from catalog.tests.factories import PartFactory
+from core.errors import Conflict, NotFound
 from orders import services
 from orders.models import Booking
 from orders.tests.factories import BookingFactory
-from shop.errors import Conflict, NotFound
 
 BOOKING_FIELDS = {
     "_id",

@@ -3,8 +3,8 @@
 import pytest
 from django.contrib.auth import SESSION_KEY
 
+from core.tests.islands import island_props, island_script, page_text
 from orders.tests.factories import BookingFactory
-from shop.tests.islands import island_props, island_script, page_text
 
 pytestmark = pytest.mark.django_db
 

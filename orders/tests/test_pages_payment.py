@@ -2,9 +2,9 @@
 
 import pytest
 
+from core.tests.islands import island_props, island_script, page_text
 from orders import payments
 from orders.tests.factories import BookingFactory
-from shop.tests.islands import island_props, island_script, page_text
 from tests import stripe_fake
 
 pytestmark = pytest.mark.django_db

@@ -3,10 +3,10 @@
 import pytest
 
 from accounts.tests.factories import UserFactory
+from core.tests.pages import buttons, field_error, fields, label_of, toasts
 from reviews.models import Review
 from reviews.serializers import RATINGS_INVALID, REVIEW_REQUIRED
 from reviews.views import REVIEW_ADDED
-from shop.tests.pages import buttons, field_error, fields, label_of, toasts
 
 pytestmark = pytest.mark.django_db
 

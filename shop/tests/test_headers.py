@@ -1,4 +1,4 @@
-"""Security headers of every answer: Content-Security-Policy (django-csp, shop/csp.py), nosniff,
+"""Security headers of every answer: Content-Security-Policy (django-csp, core/csp.py), nosniff,
 Referrer-Policy, frame denial; and the production cookie flags."""
 
 import json

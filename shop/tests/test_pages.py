@@ -10,10 +10,10 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from catalog.tests.factories import PartFactory
+from core.templatetags.islands import dist_url, manifest
+from core.tests.islands import page_text
 from reviews.tests.factories import ReviewFactory
 from shop import content
-from shop.templatetags.islands import dist_url, manifest
-from shop.tests.islands import page_text
 
 BANNERS = Path(settings.BASE_DIR) / "static" / "img" / "banner"
 PURCHASE_LINK = re.compile(r'<a href="/purchaseintent/(\d+)"[^>]*>Purchase  Now </a>')

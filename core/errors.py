@@ -1,4 +1,4 @@
-"""Errors that services raise; the API turns them into HTTP answers (shop.api)."""
+"""Errors that services raise; the API turns them into HTTP answers (core.api)."""
 
 
 class ShopError(Exception):

@@ -84,7 +84,7 @@ class DatabaseUnavailableMiddleware:
     def __init__(self, get_response):
         self.get_response = get_response
         got_request_exception.connect(
-            _remember_database_error, dispatch_uid="shop.middleware.database_error"
+            _remember_database_error, dispatch_uid="core.middleware.database_error"
         )
 
     def __call__(self, request):

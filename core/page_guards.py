@@ -3,11 +3,10 @@
 from functools import wraps
 
 from django.contrib.auth import logout
-from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
 from django.shortcuts import redirect
 
-__all__ = ["login_required", "shop_admin_required"]
+__all__ = ["shop_admin_required"]
 
 
 def shop_admin_required(view):

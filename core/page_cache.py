@@ -2,7 +2,7 @@
 
 A visitor who is not signed in sees the same home page and catalog as every other such
 visitor, so the rendered page is kept under keys carrying the versions of the data it shows
-("catalog", "reviews": see shop.versioned_cache); any change to that data makes it stale on
+("catalog", "reviews": see core.versioned_cache); any change to that data makes it stale on
 every app server at once. Anyone with a session or a pending message gets a fresh render.
 """
 

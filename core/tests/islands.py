@@ -4,7 +4,7 @@ import html
 import json
 import re
 
-from shop.templatetags.islands import dist_url, manifest
+from core.templatetags.islands import dist_url, manifest
 
 
 def island_props(response, name: str) -> dict:

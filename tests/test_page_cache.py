@@ -1,4 +1,4 @@
-"""Whole-page caching for visitors without a session (shop.page_cache)."""
+"""Whole-page caching for visitors without a session (core.page_cache)."""
 
 import pytest
 from django.db import connection

@@ -10,7 +10,7 @@ from drf_spectacular.openapi import AutoSchema
 from rest_framework.settings import api_settings
 from rest_framework.throttling import SimpleRateThrottle
 
-from accounts.validators import normalize_email
+from core.emails import normalize_email
 
 from .api import DetailSerializer
 

@@ -1,15 +1,16 @@
 """Who may call what: the API's permission classes, decided in one place."""
 
 from rest_framework.exceptions import PermissionDenied
-from rest_framework.permissions import BasePermission, IsAuthenticated
+from rest_framework.permissions import BasePermission
 
-from accounts.validators import normalize_email
+from core.emails import normalize_email
 
 NOT_ADMIN = "Only shop admins can do this."
 NOT_YOURS = "You can only do this for your own account."
 
 
 def is_shop_admin(user) -> bool:
+    """Whether `user` is signed in and a shop admin (any user object with `is_shop_admin`)."""
     return bool(user and user.is_authenticated and user.is_shop_admin)
 
 
@@ -26,4 +27,4 @@ def require_self_or_admin(request, email: str) -> None:
         raise PermissionDenied(NOT_YOURS)
 
 
-__all__ = ["IsAuthenticated", "IsShopAdmin", "is_shop_admin", "require_self_or_admin"]
+__all__ = ["NOT_ADMIN", "NOT_YOURS", "IsShopAdmin", "is_shop_admin", "require_self_or_admin"]

@@ -1,9 +1,9 @@
-"""shop.versioned_cache: shared versions, an in-process memory that can't go stale."""
+"""core.versioned_cache: shared versions, an in-process memory that can't go stale."""
 
 from django.core.cache import cache
 from django.test import override_settings
 
-from shop import versioned_cache as vc
+from core import versioned_cache as vc
 
 DUMMY = {"default": {"BACKEND": "django.core.cache.backends.dummy.DummyCache"}}
 
