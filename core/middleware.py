@@ -8,8 +8,9 @@ from django.contrib.sessions.exceptions import SessionInterrupted
 from django.contrib.sessions.middleware import SessionMiddleware as DjangoSessionMiddleware
 from django.core.signals import got_request_exception
 from django.db import InterfaceError, OperationalError
-from django.http import HttpResponse, JsonResponse
+from django.http import Http404, HttpResponse, JsonResponse
 from django.template.loader import render_to_string
+from django.urls import get_resolver
 
 logger = logging.getLogger(__name__)
 
@@ -115,3 +116,21 @@ class SessionMiddleware(DjangoSessionMiddleware):
             if cause is None:
                 raise
             raise cause from exc
+
+
+class NotFoundPageMiddleware:
+    """A page that raises Http404 shows the shop's 404 page (the project's handler404), with
+    DEBUG on too: Django's debug 404 would list the site's URLs. The API answers its own JSON
+    404s before this is reached."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        return self.get_response(request)
+
+    def process_exception(self, request, exception):
+        if not isinstance(exception, Http404):
+            return None
+        handler = get_resolver().resolve_error_handler(404)
+        return handler(request, exception)

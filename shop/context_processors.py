@@ -1,7 +1,10 @@
-"""What every page's layout needs: the shop's name, the year, the visitor's role."""
+"""What every page's layout needs: the shop's name, the year, the visitor's role, the
+footer's trust pages and social links."""
 
 from django.conf import settings
 from django.utils import timezone
+
+from shop.content import TRUST_PAGES, Link
 
 
 def shop(request):
@@ -10,4 +13,11 @@ def shop(request):
         "SHOP_NAME": settings.SHOP_NAME,
         "CURRENT_YEAR": timezone.now().year,
         "is_shop_admin": bool(user and user.is_authenticated and user.is_shop_admin),
+        "TRUST_PAGES": TRUST_PAGES,
+        "SOCIAL_LINKS": social_links(),
     }
+
+
+def social_links() -> list[Link]:
+    """The shop's social pages that are configured (SOCIAL_LINKS); none when unset."""
+    return [Link(label, url) for label, url in settings.SOCIAL_LINKS.items() if url]

@@ -36,6 +36,13 @@ ALLOWED_HOSTS = env.list(
 CSRF_TRUSTED_ORIGINS = env.list("CSRF_TRUSTED_ORIGINS", default=[])
 
 SHOP_NAME = env.str("SHOP_NAME", default="Throttle & Gear")
+# The footer's social links (label: address), each shown only when its address is set.
+SOCIAL_LINKS = {
+    "Facebook": env.str("SOCIAL_FACEBOOK_URL", default=""),
+    "Instagram": env.str("SOCIAL_INSTAGRAM_URL", default=""),
+    "YouTube": env.str("SOCIAL_YOUTUBE_URL", default=""),
+    "X": env.str("SOCIAL_X_URL", default=""),
+}
 # `make bench` routes its bare yardstick view at /bench/bare (never on in production).
 BENCH_BARE_VIEW = env.bool("BENCH_BARE_VIEW", default=False)
 
@@ -78,6 +85,8 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "allauth.account.middleware.AccountMiddleware",
+    # Last, so it sees a view's Http404 first: the shop's 404 page even with DEBUG on.
+    "core.middleware.NotFoundPageMiddleware",
 ]
 
 ROOT_URLCONF = "shop.urls"

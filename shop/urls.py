@@ -20,6 +20,11 @@ api_urls = [
     re_path(r"^.*$", not_found),
 ]
 
+# Django admin wears the shop's name (templates/admin/base_site.html adds the favicon).
+admin.site.site_header = f"{settings.SHOP_NAME} administration"
+admin.site.site_title = f"{settings.SHOP_NAME} admin"
+admin.site.index_title = "Run the shop"
+
 urlpatterns = [
     path("api/", include(api_urls)),
     path("admin/", admin.site.urls),

@@ -1,4 +1,4 @@
-"""The shop's own pages: home, blogs, portfolio and the 404 page."""
+"""The shop's own pages: home, blogs, portfolio, the trust pages and the 404 page."""
 
 from django.shortcuts import render
 from django.views.decorators.csrf import csrf_exempt
@@ -40,6 +40,15 @@ def blogs(request):
 @cache_page_for_visitors()
 def portfolio(request):
     return render(request, "pages/portfolio.html", {"me": content.PORTFOLIO})
+
+
+TRUST_PAGES = {page.slug: page for page in content.TRUST_PAGES}
+
+
+@cache_page_for_visitors()
+def trust_page(request, slug: str):
+    """Shipping & returns, Privacy, Terms, Contact: the owner's words from shop/content.py."""
+    return render(request, "pages/trust.html", {"page": TRUST_PAGES[slug]})
 
 
 @csrf_exempt  # any method on an unknown path is a 404, never a CSRF refusal

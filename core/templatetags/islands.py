@@ -9,6 +9,8 @@ from django.conf import settings
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import mark_safe
 
+from core.page_guards import ENTRANCE_TAG
+
 register = template.Library()
 
 MANIFEST = Path(settings.BASE_DIR) / "static" / "dist" / "manifest.json"
@@ -65,5 +67,12 @@ def island_assets(*names: str) -> str:
 
 @register.filter
 def as_toast_props(messages) -> dict:
-    """Props of the "toasts" island: each Django message's text and level."""
-    return {"messages": [{"text": str(m), "level": m.level_tag} for m in messages]}
+    """Props of the "toasts" island: each Django message's text and level (not the sign-in
+    page's reasons, which that page shows itself)."""
+    return {
+        "messages": [
+            {"text": str(m), "level": m.level_tag}
+            for m in messages
+            if ENTRANCE_TAG not in m.extra_tags.split()
+        ]
+    }
