@@ -4,7 +4,7 @@ import re
 from dataclasses import dataclass
 
 from django.core.paginator import Paginator
-from django.db.models import QuerySet
+from django.db.models import F, QuerySet
 
 from core.versioned_cache import cached
 
@@ -107,3 +107,13 @@ def _page_number(value: object, *, last: int) -> int:
     if len(digits) > len(str(last)):
         return last
     return min(max(int(digits), 1), last)
+
+
+def parts_low_on_stock() -> QuerySet[Part]:
+    """Parts that can no longer be ordered: fewer units left than their minimum order."""
+    return (
+        Part.objects.select_related("category")
+        .only(*PART_LIST_FIELDS)
+        .filter(available_quantity__lt=F("minimum_order_quantity"))
+        .order_by("available_quantity", "name")
+    )

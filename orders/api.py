@@ -25,8 +25,11 @@ from .serializers import (
     PaymentConfirmInputSerializer,
     PaymentIntentInputSerializer,
     PaymentIntentOutputSerializer,
+    StatsOutputSerializer,
+    StatsQuerySerializer,
     WebhookReceivedSerializer,
 )
+from .stats import shop_stats
 
 
 def part_to_order(data: dict) -> Part:
@@ -175,3 +178,18 @@ class StripeWebhookApi(APIView):
             return Response({"detail": "Invalid signature."}, status=status.HTTP_400_BAD_REQUEST)
         record = webhooks.payment_event_handle(event)
         return Response({"received": True, "outcome": record.outcome})
+
+
+class StatsApi(APIView):
+    """The owner's figures: revenue per day, orders by state, top parts, low stock."""
+
+    permission_classes = [IsShopAdmin]
+
+    @extend_schema(
+        parameters=[StatsQuerySerializer],
+        responses={200: StatsOutputSerializer, **errors(400, 401, 403)},
+    )
+    def get(self, request):
+        query = StatsQuerySerializer(data=request.query_params)
+        query.is_valid(raise_exception=True)
+        return Response(StatsOutputSerializer(shop_stats(days=query.validated_data["days"])).data)

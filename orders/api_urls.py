@@ -10,4 +10,5 @@ urlpatterns = [
         "create-payment-intent", api.PaymentIntentApi.as_view(), "create-payment-intent"
     ),
     *optional_slash("stripe/webhook", api.StripeWebhookApi.as_view(), "stripe-webhook"),
+    *optional_slash("stats", api.StatsApi.as_view(), "stats"),
 ]

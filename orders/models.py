@@ -35,10 +35,16 @@ class Booking(models.Model):
         max_length=500, blank=True, help_text="The last failure the payment provider reported."
     )
     created_at = models.DateTimeField(auto_now_add=True)
+    paid_at = models.DateTimeField(
+        null=True, blank=True, help_text="When the payment was recorded."
+    )
 
     class Meta:
         ordering = ["-created_at", "-id"]
-        indexes = [models.Index(fields=["user", "-created_at"], name="orders_booking_user_newest")]
+        indexes = [
+            models.Index(fields=["user", "-created_at"], name="orders_booking_user_newest"),
+            models.Index(fields=["paid_at"], name="orders_booking_paid_at"),
+        ]
         constraints = [
             models.CheckConstraint(
                 condition=models.Q(quantity__gt=0), name="orders_booking_quantity_positive"

@@ -3,6 +3,7 @@
 from rest_framework import serializers
 
 from accounts.serializers import PhoneField, required
+from catalog.serializers import PartOutputSerializer
 from core.api import MAX_ID
 
 from .models import Booking, PaymentEvent
@@ -112,3 +113,29 @@ class PaymentConfirmInputSerializer(serializers.Serializer):
         max_length=255, error_messages=required("transactionId is required")
     )
     booking = serializers.JSONField(required=False, write_only=True)
+
+
+class StatsQuerySerializer(serializers.Serializer):
+    """`?days=N` of GET /api/stats: the last N days, today included."""
+
+    days = serializers.IntegerField(required=False, default=30, min_value=1, max_value=365)
+
+
+class RevenueDaySerializer(serializers.Serializer):
+    date = serializers.DateField()
+    revenue = serializers.DecimalField(**MONEY)
+    orders = serializers.IntegerField()
+
+
+class TopPartSerializer(serializers.Serializer):
+    partId = serializers.IntegerField(allow_null=True)
+    name = serializers.CharField()
+    units = serializers.IntegerField()
+    revenue = serializers.DecimalField(**MONEY)
+
+
+class StatsOutputSerializer(serializers.Serializer):
+    revenueByDay = RevenueDaySerializer(many=True)
+    ordersByState = serializers.DictField(child=serializers.IntegerField())
+    topParts = TopPartSerializer(many=True)
+    lowStock = PartOutputSerializer(many=True)

@@ -3,6 +3,7 @@
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import F
+from django.utils import timezone
 
 from catalog.models import Part
 from catalog.selectors import CACHE as CATALOG_CACHE
@@ -134,10 +135,13 @@ def booking_mark_paid(*, booking_id: int, transaction_id: str) -> bool:
     if booking is None or booking.paid:
         return False
     booking.paid = True
+    booking.paid_at = timezone.now()
     booking.transaction_id = transaction_id
     booking.payment_intent_id = transaction_id
     booking.payment_error = ""
-    booking.save(update_fields=["paid", "transaction_id", "payment_intent_id", "payment_error"])
+    booking.save(
+        update_fields=["paid", "paid_at", "transaction_id", "payment_intent_id", "payment_error"]
+    )
     return True
 
 

@@ -3,6 +3,7 @@ from core.routing import optional_slash
 from . import views
 
 urlpatterns = [
+    *optional_slash("dashboard/overview", views.overview, "overview"),
     *optional_slash("dashboard/myorder", views.my_orders, "myorder"),
     *optional_slash("dashboard/manageorders", views.manage_orders, "manageorders"),
     *optional_slash("dashboard/payment/<int:pk>", views.payment, "payment"),

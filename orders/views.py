@@ -1,4 +1,4 @@
-"""Order pages: My Order, Manage Orders (admin) and the payment page."""
+"""Order pages: My Order, the owner's Overview and Manage Orders (admin), the payment page."""
 
 from django.conf import settings
 from django.contrib.auth.decorators import login_required
@@ -9,7 +9,10 @@ from core.island_props import island_props
 from core.page_guards import shop_admin_required
 
 from . import payments, selectors
-from .serializers import BookingOutputSerializer
+from .serializers import BookingOutputSerializer, StatsOutputSerializer
+from .stats import shop_stats
+
+OVERVIEW_DAYS = 30
 
 
 def orders_props(bookings) -> dict:
@@ -22,6 +25,14 @@ def my_orders(request):
     """My Order: the signed-in user's orders (the same list as GET /api/booking?email=…)."""
     props = orders_props(selectors.booking_list(email=request.user.email))
     return render(request, "dashboard/myorder.html", {"props": props})
+
+
+@shop_admin_required
+def overview(request):
+    """Overview: the owner's figures as charts (the same data as GET /api/stats)."""
+    stats = StatsOutputSerializer(shop_stats(days=OVERVIEW_DAYS)).data
+    props = island_props(stats=stats, days=OVERVIEW_DAYS)
+    return render(request, "dashboard/overview.html", {"props": props})
 
 
 @shop_admin_required

@@ -151,6 +151,8 @@ API = {
     ),
     # Only Stripe's signature is trusted, whoever calls.
     ("POST", "/api/stripe/webhook"): Api(400, 400, 400, 400, body=unsigned_event),
+    # Shop figures
+    ("GET", "/api/stats"): Api(401, 403, 403, 200),
     # Reviews
     ("GET", "/api/review"): Api(200, 200, 200, 200),
     ("POST", "/api/review"): Api(
@@ -208,6 +210,7 @@ PAGES = {
     "purchaseintent/<int:pk>": Page(TO_LOGIN, OK, OK, OK, on="part"),
     # Someone else's order is not found, for admins too: only the owner pays.
     "dashboard/payment/<int:pk>": Page(TO_LOGIN, OK, NOT_FOUND, NOT_FOUND, on="booking"),
+    "dashboard/overview": ADMIN_ONLY,
     "dashboard/users": ADMIN_ONLY,
     "dashboard/manageparts": ADMIN_ONLY,
     "dashboard/addparts": ADMIN_ONLY,

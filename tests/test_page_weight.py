@@ -41,6 +41,7 @@ ISLAND_PAGES = [
     ("user", "/dashboard/payment/{order}", "payment"),
     ("admin", "/dashboard/manageorders", "manage-orders"),
     ("admin", "/dashboard/users", "all-users"),
+    ("admin", "/dashboard/overview", "overview"),
 ]
 
 

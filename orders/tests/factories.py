@@ -1,4 +1,5 @@
 import factory
+from django.utils import timezone
 
 from accounts.tests.factories import UserFactory
 from catalog.tests.factories import PartFactory
@@ -23,5 +24,12 @@ class BookingFactory(factory.django.DjangoModelFactory):
     phone = "+441130000000"
 
     class Params:
-        paid_order = factory.Trait(paid=True, transaction_id="pi_test_paid")
-        shipped = factory.Trait(paid=True, transaction_id="pi_test_paid", status="approved")
+        paid_order = factory.Trait(
+            paid=True, transaction_id="pi_test_paid", paid_at=factory.LazyFunction(timezone.now)
+        )
+        shipped = factory.Trait(
+            paid=True,
+            transaction_id="pi_test_paid",
+            status="approved",
+            paid_at=factory.LazyFunction(timezone.now),
+        )

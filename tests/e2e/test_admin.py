@@ -12,6 +12,7 @@ from tests.e2e.conftest import shot, sign_in
 from tests.e2e.test_shopper import accept_dialogs
 
 ADMIN_PAGES = {
+    "/dashboard/overview": "Overview",
     "/dashboard/manageorders": "Manage Orders",
     "/dashboard/manageparts": "Manage Parts",
     "/dashboard/addparts": "please add product",
@@ -29,7 +30,14 @@ def admin(site):
 def test_admin_menu(site, admin):
     site.goto("/dashboard")
     menu = site.get_by_role("navigation", name="Dashboard")
-    for name in ["Manage Orders", "Manage parts", "Add parts", "All Users", "My Profile"]:
+    for name in [
+        "Overview",
+        "Manage Orders",
+        "Manage parts",
+        "Add parts",
+        "All Users",
+        "My Profile",
+    ]:
         expect(menu.get_by_role("link", name=name, exact=True)).to_be_visible()
     expect(menu.get_by_role("link", name="My Order")).to_have_count(0)
 

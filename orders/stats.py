@@ -1,0 +1,79 @@
+"""The owner's figures (GET /api/stats, the Overview page): a few aggregate queries, whatever
+the number of orders."""
+
+from datetime import date, timedelta
+from decimal import Decimal
+
+from django.db.models import Count, Q, Sum
+from django.db.models.functions import TruncDate
+from django.utils import timezone
+
+from catalog.selectors import parts_low_on_stock
+
+from .models import Booking
+
+TOP_PARTS = 5
+STATES = {
+    Booking.State.UNPAID: Q(paid=False),
+    Booking.State.PENDING: Q(paid=True, status__isnull=True),
+    Booking.State.SHIPPED: Q(status=Booking.Status.APPROVED),
+}
+
+
+def shop_stats(*, days: int, today: date | None = None) -> dict:
+    """Revenue per day over the last `days` days (today included), orders placed in that time
+    by state, the best-selling parts by revenue, and the parts low on stock."""
+    today = today or timezone.localdate()
+    first = today - timedelta(days=days - 1)
+    paid = Booking.objects.filter(paid=True, paid_at__date__gte=first, paid_at__date__lte=today)
+    return {
+        "revenueByDay": _revenue_by_day(paid, first=first, days=days),
+        "ordersByState": _orders_by_state(first),
+        "topParts": _top_parts(paid),
+        "lowStock": list(parts_low_on_stock()),
+    }
+
+
+def _revenue_by_day(paid, *, first: date, days: int) -> list[dict]:
+    """One row per day, zeros where nothing was paid."""
+    rows = (
+        paid.annotate(day=TruncDate("paid_at"))
+        .values("day")
+        .annotate(revenue=Sum("total_price"), orders=Count("id"))
+    )
+    by_day = {row["day"]: row for row in rows}
+    out = []
+    for offset in range(days):
+        day = first + timedelta(days=offset)
+        row = by_day.get(day, {})
+        out.append(
+            {
+                "date": day.isoformat(),
+                "revenue": row.get("revenue") or Decimal("0.00"),
+                "orders": row.get("orders", 0),
+            }
+        )
+    return out
+
+
+def _orders_by_state(first: date) -> dict[str, int]:
+    placed = Booking.objects.filter(created_at__date__gte=first)
+    counts = placed.aggregate(**{state: Count("id", filter=q) for state, q in STATES.items()})
+    return {str(state): counts[state] for state in STATES}
+
+
+def _top_parts(paid) -> list[dict]:
+    rows = (
+        paid.values("part_id", "parts_name")
+        .annotate(units=Sum("quantity"), revenue=Sum("total_price"))
+        .order_by("-revenue", "parts_name")[:TOP_PARTS]
+    )
+    return [
+        {
+            "partId": r["part_id"],
+            "name": r["parts_name"],
+            "units": r["units"],
+            "revenue": r["revenue"],
+        }
+        for r in rows
+    ]
