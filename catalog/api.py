@@ -10,7 +10,7 @@ from core.api import created, errors, get_or_404, with_count
 from core.permissions import IsShopAdmin
 from core.versioned_cache import cached
 
-from . import selectors, services
+from . import selectors, services, stock
 from .models import Part
 from .serializers import (
     DeletedCountSerializer,
@@ -57,7 +57,7 @@ class PartListApi(APIView):
     def post(self, request):
         data = PartInputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        part = services.part_create(**data.validated_data)
+        part = services.part_create(**data.validated_data, by=request.user)
         return created(PartOutputSerializer(part).data, part.pk)
 
 
@@ -81,7 +81,10 @@ class PartDetailApi(APIView):
         part = get_or_404(Part.objects, pk)
         data = PartInputSerializer(data=request.data, partial=True)
         data.is_valid(raise_exception=True)
-        services.part_update(part=part, **data.validated_data)
+        fields = dict(data.validated_data)
+        if "available_quantity" in fields:  # a stocktake: the difference is a stock movement
+            stock.stock_count(part=part, quantity=fields.pop("available_quantity"), by=request.user)
+        services.part_update(part=part, **fields)
         return Response({**PartOutputSerializer(part).data, "modifiedCount": 1})
 
     @extend_schema(responses={200: DeletedCountSerializer, **errors(401, 403, 404)})
