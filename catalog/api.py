@@ -6,7 +6,7 @@ from rest_framework.renderers import JSONRenderer
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from core.api import created, errors, get_or_404, with_count
+from core.api import PageInputSerializer, created, errors, get_or_404, with_count
 from core.permissions import IsShopAdmin
 from core.versioned_cache import cached
 
@@ -14,7 +14,6 @@ from . import selectors, services, stock
 from .models import Part
 from .serializers import (
     DeletedCountSerializer,
-    PageInputSerializer,
     PartInputSerializer,
     PartOutputSerializer,
 )

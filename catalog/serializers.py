@@ -5,7 +5,6 @@ from decimal import Decimal
 from rest_framework import serializers
 
 from accounts.serializers import required
-from core.api import MAX_ID
 
 from .models import Part
 from .validators import validate_image_url
@@ -75,10 +74,3 @@ class PartInputSerializer(serializers.Serializer):
 
 class DeletedCountSerializer(serializers.Serializer):
     deletedCount = serializers.IntegerField()
-
-
-class PageInputSerializer(serializers.Serializer):
-    """Optional `?limit=N&offset=M` of list endpoints."""
-
-    limit = serializers.IntegerField(required=False, min_value=1, max_value=500)
-    offset = serializers.IntegerField(required=False, min_value=0, max_value=MAX_ID, default=0)
