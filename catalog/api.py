@@ -16,6 +16,7 @@ from .serializers import (
     DeletedCountSerializer,
     PartInputSerializer,
     PartOutputSerializer,
+    StockChangeInputSerializer,
 )
 
 
@@ -90,3 +91,22 @@ class PartDetailApi(APIView):
     def delete(self, request, pk):
         services.part_delete(part=get_or_404(Part.objects, pk))
         return Response({"deletedCount": 1})
+
+
+class PartStockApi(APIView):
+    permission_classes = [IsShopAdmin]
+
+    @extend_schema(
+        request=StockChangeInputSerializer,
+        responses={200: PartOutputSerializer, **errors(400, 401, 403, 404, 409, 415)},
+    )
+    def post(self, request, pk):
+        """Units received (+) or written off (−) under the part's lock, kept as a movement."""
+        part = get_or_404(Part.objects.select_related("category"), pk)
+        data = StockChangeInputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        fields = data.validated_data
+        stock.stock_adjust(
+            part=part, change=fields["change"], note=fields["reason"], by=request.user
+        )
+        return Response(PartOutputSerializer(part).data)

@@ -7,6 +7,7 @@ from rest_framework import serializers
 from accounts.serializers import required
 
 from .models import Part
+from .stock import CHANGE_ZERO
 from .validators import validate_image_url
 
 NAME_REQUIRED = "Name is required"
@@ -74,3 +75,15 @@ class PartInputSerializer(serializers.Serializer):
 
 class DeletedCountSerializer(serializers.Serializer):
     deletedCount = serializers.IntegerField()
+
+
+class StockChangeInputSerializer(serializers.Serializer):
+    """POST /api/allparts/{id}/stock: units received (+) or written off (−), and why."""
+
+    change = serializers.IntegerField(min_value=-1_000_000_000, max_value=1_000_000_000)
+    reason = serializers.CharField(max_length=500, required=False, allow_blank=True, default="")
+
+    def validate_change(self, value):
+        if value == 0:
+            raise serializers.ValidationError(CHANGE_ZERO)
+        return value

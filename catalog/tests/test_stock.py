@@ -79,3 +79,39 @@ def test_patching_the_stock_by_api_is_a_counted_movement(as_admin, admin_user):
     assert response.json()["availableQuantity"] == 7
     movement = part.stock_movements.first()
     assert (movement.change, movement.reason, movement.by) == (-3, "counted", admin_user)
+
+
+class TestStockApi:
+    def test_admin_receives_and_writes_off(self, as_admin, admin_user):
+        part = PartFactory(available_quantity=10)
+        url = f"/api/allparts/{part.pk}/stock"
+        response = as_admin.post(url, {"change": 5, "reason": "Delivery 4411"}, format="json")
+        assert response.status_code == 200
+        assert response.json()["availableQuantity"] == 15
+        response = as_admin.post(url, {"change": "-15", "reason": "Flood"}, format="json")
+        assert response.json()["availableQuantity"] == 0
+        movement = part.stock_movements.first()
+        assert (movement.change, movement.reason, movement.note, movement.by) == (
+            -15,
+            "written_off",
+            "Flood",
+            admin_user,
+        )
+
+    def test_below_zero_is_409_and_zero_is_400(self, as_admin):
+        part = PartFactory(available_quantity=2)
+        url = f"/api/allparts/{part.pk}/stock"
+        response = as_admin.post(url, {"change": -3}, format="json")
+        assert response.status_code == 409
+        assert "can't go below 0" in response.json()["detail"]
+        response = as_admin.post(url, {"change": 0}, format="json")
+        assert response.json() == {"change": [stock.CHANGE_ZERO]}
+
+    @pytest.mark.parametrize(("client_name", "status"), [("anon", 401), ("as_user", 403)])
+    def test_only_admins(self, request, client_name, status):
+        part = PartFactory(available_quantity=2)
+        client = request.getfixturevalue(client_name)
+        response = client.post(f"/api/allparts/{part.pk}/stock", {"change": 5}, format="json")
+        assert response.status_code == status
+        part.refresh_from_db()
+        assert part.available_quantity == 2
