@@ -5,8 +5,8 @@ import pytest
 
 from accounts.tests.factories import UserFactory
 from conftest import bearer_client
+from core.tests.islands import island_props
 from orders.tests.factories import BookingFactory
-from shop.tests.islands import island_props
 
 pytestmark = pytest.mark.django_db
 
