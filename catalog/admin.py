@@ -1,6 +1,17 @@
-from django.contrib import admin
+from django import forms
+from django.contrib import admin, messages
+from django.core.exceptions import PermissionDenied
+from django.shortcuts import get_object_or_404, redirect
+from django.template.response import TemplateResponse
+from django.urls import path, reverse
+from django.utils.html import format_html
 
-from .models import Category, Part
+from core.errors import ShopError
+
+from . import services, stock
+from .models import Category, Part, StockMovement
+
+Reason = StockMovement.Reason
 
 
 @admin.register(Category)
@@ -8,6 +19,61 @@ class CategoryAdmin(admin.ModelAdmin):
     list_display = ["name", "slug"]
     search_fields = ["name"]
     prepopulated_fields = {"slug": ["name"]}
+
+    # Through the services, which make the cached catalog stale (cards show category names).
+    def save_model(self, request, obj, form, change):
+        services.category_save(category=obj)
+
+    def delete_model(self, request, obj):
+        services.category_delete(category=obj)
+
+    def delete_queryset(self, request, queryset):
+        for category in queryset:
+            services.category_delete(category=category)
+
+
+class StockMovementInline(admin.TabularInline):
+    """The part's stock history, newest first: a record, never edited by hand."""
+
+    model = StockMovement
+    fields = ["created_at", "change", "stock_after", "reason", "note", "order_id", "by"]
+    readonly_fields = fields
+    extra = 0
+    can_delete = False
+    show_change_link = False
+    verbose_name_plural = "stock movements"
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).select_related("by")
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+
+class StockAdjustForm(forms.Form):
+    change = forms.IntegerField(
+        min_value=-1_000_000_000,
+        max_value=1_000_000_000,
+        help_text="Units received (positive) or written off (negative).",
+    )
+    reason = forms.ChoiceField(
+        choices=[
+            (r.value, r.label) for r in (Reason.RECEIVED, Reason.WRITTEN_OFF, Reason.ADJUSTMENT)
+        ]
+    )
+    note = forms.CharField(max_length=500, required=False, help_text="Why, in a few words.")
+
+    def clean_change(self):
+        change = self.cleaned_data["change"]
+        if change == 0:
+            raise forms.ValidationError(stock.CHANGE_ZERO)
+        return change
 
 
 @admin.register(Part)
@@ -20,8 +86,72 @@ class PartAdmin(admin.ModelAdmin):
         "available_quantity",
         "created_at",
     ]
-    list_editable = ["available_quantity"]
     list_filter = ["category", "created_at"]
     list_select_related = ["category"]
     search_fields = ["name", "description"]
-    readonly_fields = ["created_at"]
+
+    def get_inlines(self, request, obj):
+        return [StockMovementInline] if obj is not None else []  # a new part has no history
+
+    def get_readonly_fields(self, request, obj=None):
+        # A new part's first stock is typed in (kept as its "initial stock" movement); after
+        # that stock changes only through orders and "Adjust stock", never by saving the form
+        # (a figure read when the form opened would undo orders placed since).
+        if obj is None:
+            return ["created_at"]
+        return ["available_quantity", "adjust_stock", "created_at"]
+
+    @admin.display(description="stock")
+    def adjust_stock(self, part):
+        url = reverse("admin:catalog_part_adjust_stock", args=[part.pk])
+        return format_html('<a class="button" href="{}">Adjust stock</a>', url)
+
+    def save_model(self, request, obj, form, change):
+        if change:  # only what the form changed, never the stock
+            fields = {name: getattr(obj, name) for name in form.changed_data}
+            services.part_update(part=obj, **fields)
+            return
+        fields = {name: getattr(obj, name) for name in form.fields if name in form.cleaned_data}
+        created = services.part_create(**fields, by=request.user)
+        obj.pk, obj.created_at, obj._state = created.pk, created.created_at, created._state
+
+    def delete_model(self, request, obj):
+        services.part_delete(part=obj)
+
+    def delete_queryset(self, request, queryset):
+        for part in queryset:
+            services.part_delete(part=part)
+
+    def get_urls(self):
+        adjust = self.admin_site.admin_view(self.adjust_stock_view)
+        return [
+            path("<int:pk>/stock/", adjust, name="catalog_part_adjust_stock"),
+            *super().get_urls(),
+        ]
+
+    def adjust_stock_view(self, request, pk):
+        """Received or written-off units, with a reason: catalog.stock.stock_adjust."""
+        part = get_object_or_404(Part, pk=pk)
+        if not self.has_change_permission(request, part):
+            raise PermissionDenied
+        form = StockAdjustForm(request.POST or None)
+        if request.method == "POST" and form.is_valid():
+            try:
+                stock.stock_adjust(part=part, by=request.user, **form.cleaned_data)
+            except ShopError as refusal:
+                form.add_error("change", refusal.message)
+            else:
+                self.message_user(
+                    request,
+                    f"Stock of “{part}” is now {part.available_quantity}.",
+                    messages.SUCCESS,
+                )
+                return redirect("admin:catalog_part_change", part.pk)
+        context = {
+            **self.admin_site.each_context(request),
+            "title": f"Adjust stock: {part}",
+            "opts": self.model._meta,
+            "original": part,
+            "form": form,
+        }
+        return TemplateResponse(request, "admin/catalog/part/adjust_stock.html", context)

@@ -6,17 +6,17 @@ from rest_framework.renderers import JSONRenderer
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from core.api import created, errors, get_or_404, with_count
+from core.api import PageInputSerializer, created, errors, get_or_404, with_count
 from core.permissions import IsShopAdmin
 from core.versioned_cache import cached
 
-from . import selectors, services
+from . import selectors, services, stock
 from .models import Part
 from .serializers import (
     DeletedCountSerializer,
-    PageInputSerializer,
     PartInputSerializer,
     PartOutputSerializer,
+    StockChangeInputSerializer,
 )
 
 
@@ -57,7 +57,7 @@ class PartListApi(APIView):
     def post(self, request):
         data = PartInputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        part = services.part_create(**data.validated_data)
+        part = services.part_create(**data.validated_data, by=request.user)
         return created(PartOutputSerializer(part).data, part.pk)
 
 
@@ -81,10 +81,32 @@ class PartDetailApi(APIView):
         part = get_or_404(Part.objects, pk)
         data = PartInputSerializer(data=request.data, partial=True)
         data.is_valid(raise_exception=True)
-        services.part_update(part=part, **data.validated_data)
+        fields = dict(data.validated_data)
+        if "available_quantity" in fields:  # a stocktake: the difference is a stock movement
+            stock.stock_count(part=part, quantity=fields.pop("available_quantity"), by=request.user)
+        services.part_update(part=part, **fields)
         return Response({**PartOutputSerializer(part).data, "modifiedCount": 1})
 
     @extend_schema(responses={200: DeletedCountSerializer, **errors(401, 403, 404)})
     def delete(self, request, pk):
         services.part_delete(part=get_or_404(Part.objects, pk))
         return Response({"deletedCount": 1})
+
+
+class PartStockApi(APIView):
+    permission_classes = [IsShopAdmin]
+
+    @extend_schema(
+        request=StockChangeInputSerializer,
+        responses={200: PartOutputSerializer, **errors(400, 401, 403, 404, 409, 415)},
+    )
+    def post(self, request, pk):
+        """Units received (+) or written off (−) under the part's lock, kept as a movement."""
+        part = get_or_404(Part.objects.select_related("category"), pk)
+        data = StockChangeInputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        fields = data.validated_data
+        stock.stock_adjust(
+            part=part, change=fields["change"], note=fields["reason"], by=request.user
+        )
+        return Response(PartOutputSerializer(part).data)

@@ -5,4 +5,5 @@ from . import api
 urlpatterns = [
     *optional_slash("allparts", api.PartListApi.as_view(), "part-list"),
     *optional_slash("allparts/<int:pk>", api.PartDetailApi.as_view(), "part-detail"),
+    *optional_slash("allparts/<int:pk>/stock", api.PartStockApi.as_view(), "part-stock"),
 ]

@@ -1,4 +1,6 @@
+from django.conf import settings
 from django.db import models
+from django.urls import reverse
 
 from .validators import validate_image_url
 
@@ -52,4 +54,55 @@ class Part(models.Model):
         return self.name
 
     def get_absolute_url(self):
-        return f"/purchaseintent/{self.pk}"
+        return reverse("purchase", args=[self.pk])
+
+
+class StockMovement(models.Model):
+    """One change of a part's stock: how much, why, for which order, by whom and when.
+
+    Written only by catalog.stock, in the same transaction as the change itself. The part
+    link is SET_NULL and the part's name is kept: the record of who wrote off or received
+    what outlives a deleted part, as an order does (its number is a plain integer: catalog
+    knows nothing of orders).
+    """
+
+    class Reason(models.TextChoices):
+        INITIAL = "initial", "Initial stock"
+        ORDER_PLACED = "order_placed", "Order placed"
+        ORDER_CANCELLED = "order_cancelled", "Order cancelled"
+        RECEIVED = "received", "Received"
+        WRITTEN_OFF = "written_off", "Written off"
+        COUNTED = "counted", "Counted (stocktake)"
+        ADJUSTMENT = "adjustment", "Adjustment"
+
+    part = models.ForeignKey(
+        Part, on_delete=models.SET_NULL, null=True, blank=True, related_name="stock_movements"
+    )
+    part_name = models.CharField(max_length=200)
+    change = models.IntegerField(help_text="Units added (positive) or taken (negative).")
+    stock_after = models.PositiveIntegerField(help_text="The part's stock after this change.")
+    reason = models.CharField(max_length=20, choices=Reason.choices)
+    note = models.CharField(max_length=500, blank=True)
+    order_id = models.PositiveBigIntegerField(
+        null=True, blank=True, help_text="The order this change was made for, if any."
+    )
+    by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        indexes = [models.Index(fields=["part", "-created_at"], name="catalog_move_part_newest")]
+        constraints = [
+            models.CheckConstraint(
+                condition=~models.Q(change=0), name="catalog_stockmovement_change_not_zero"
+            ),
+        ]
+
+    def __str__(self):
+        return f"{self.part_name}: {self.change:+d} ({self.get_reason_display()})"

@@ -10,7 +10,7 @@ from core.versioned_cache import cached
 
 from .models import Part
 
-CACHE = "catalog"  # invalidated by catalog.signals and by stock changes in orders.services
+CACHE = "catalog"  # made stale by every write: catalog.services and catalog.stock
 
 PART_LIST_FIELDS = (
     "id",

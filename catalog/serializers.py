@@ -5,9 +5,9 @@ from decimal import Decimal
 from rest_framework import serializers
 
 from accounts.serializers import required
-from core.api import MAX_ID
 
 from .models import Part
+from .stock import CHANGE_ZERO
 from .validators import validate_image_url
 
 NAME_REQUIRED = "Name is required"
@@ -77,8 +77,13 @@ class DeletedCountSerializer(serializers.Serializer):
     deletedCount = serializers.IntegerField()
 
 
-class PageInputSerializer(serializers.Serializer):
-    """Optional `?limit=N&offset=M` of list endpoints."""
+class StockChangeInputSerializer(serializers.Serializer):
+    """POST /api/allparts/{id}/stock: units received (+) or written off (−), and why."""
 
-    limit = serializers.IntegerField(required=False, min_value=1, max_value=500)
-    offset = serializers.IntegerField(required=False, min_value=0, max_value=MAX_ID, default=0)
+    change = serializers.IntegerField(min_value=-1_000_000_000, max_value=1_000_000_000)
+    reason = serializers.CharField(max_length=500, required=False, allow_blank=True, default="")
+
+    def validate_change(self, value):
+        if value == 0:
+            raise serializers.ValidationError(CHANGE_ZERO)
+        return value

@@ -1,8 +1,18 @@
-"""Writes to the catalog."""
+"""Writes to the catalog (stock changes are catalog.stock's). Each write makes the cached
+catalog stale itself: no caller, signal or page has to remember it."""
 
+from django.db import transaction
+
+from core.versioned_cache import invalidate
+
+from . import stock
 from .models import Category, Part
+from .selectors import CACHE
+
+STOCK_NOT_HERE = "available_quantity changes only through catalog.stock"
 
 
+@transaction.atomic
 def part_create(
     *,
     name: str,
@@ -12,8 +22,10 @@ def part_create(
     img: str = "",
     description: str = "",
     category: Category | None = None,
+    by=None,
 ) -> Part:
-    return Part.objects.create(
+    """A new part; its first stock is kept as the "initial stock" movement."""
+    part = Part.objects.create(
         category=category,
         name=name,
         price=price,
@@ -22,22 +34,48 @@ def part_create(
         img=img,
         description=description,
     )
+    stock.stock_initial(part=part, by=by)
+    invalidate(CACHE)
+    return part
 
 
 def part_update(*, part: Part, **fields) -> Part:
-    """Change the given fields of a part (names as on the model)."""
+    """Change the given fields of a part (names as on the model) and only those: a stale
+    copy of the part never writes its other fields back. Stock is not one of them."""
+    if "available_quantity" in fields:
+        raise ValueError(STOCK_NOT_HERE)
+    if not fields:
+        return part
     for field, value in fields.items():
         setattr(part, field, value)
-    part.save(update_fields=list(fields) or None)
+    part.save(update_fields=list(fields))
+    invalidate(CACHE)
     return part
 
 
 def part_delete(*, part: Part) -> None:
-    """Delete a part; its orders keep their snapshot (the link becomes null)."""
+    """Delete a part; its orders keep their snapshot (the link becomes null), and so do its
+    stock movements."""
     part.delete()
+    invalidate(CACHE)
 
 
 def category_get_or_create(*, name: str, slug: str) -> Category:
     """The category with this slug, created with `name` when missing."""
-    category, _ = Category.objects.get_or_create(slug=slug, defaults={"name": name})
+    category, created = Category.objects.get_or_create(slug=slug, defaults={"name": name})
+    if created:
+        invalidate(CACHE)
     return category
+
+
+def category_save(*, category: Category) -> Category:
+    """Save a new or changed category (Django admin): part cards show its name."""
+    category.save()
+    invalidate(CACHE)
+    return category
+
+
+def category_delete(*, category: Category) -> None:
+    """Delete a category; its parts stay, on no category."""
+    category.delete()
+    invalidate(CACHE)

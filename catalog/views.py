@@ -42,8 +42,11 @@ PARTS_ADDED = "Parts Added"
 
 @shop_admin_required
 def manage_parts(request):
-    """Manage Parts: every part as a card with its stock and a Delete button."""
-    return render(request, "dashboard/manageparts.html", {"parts": selectors.part_list()})
+    """Manage Parts: the parts as cards with their stock and a Delete button, newest first,
+    24 a page (?page=N) as on All Parts."""
+    page = selectors.part_page(page=request.GET.get("page", 1))
+    context = {"page": page, "ellipsis": Paginator.ELLIPSIS}
+    return render(request, "dashboard/manageparts.html", context)
 
 
 @require_POST

@@ -81,6 +81,14 @@ def errors(*codes: int) -> dict:
 
 
 MAX_ID = 2**63 - 1
+MAX_PAGE = 500  # the most rows one list answer gives
+
+
+class PageInputSerializer(serializers.Serializer):
+    """Optional `?limit=N&offset=M` of list endpoints: 400 on the parameter that is wrong."""
+
+    limit = serializers.IntegerField(required=False, min_value=1, max_value=MAX_PAGE)
+    offset = serializers.IntegerField(required=False, min_value=0, max_value=MAX_ID, default=0)
 
 
 def get_or_404(queryset, pk: int):

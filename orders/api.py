@@ -7,6 +7,7 @@ from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from accounts.selectors import user_get_by_email
 from catalog.models import Part
 from catalog.serializers import DeletedCountSerializer
 from core.api import created, errors, get_or_404, with_count
@@ -58,7 +59,9 @@ class BookingListApi(APIView):
         query.is_valid(raise_exception=True)
         email = normalize_email(query.validated_data.get("email") or request.user.email)
         require_self_or_admin(request, email)
-        bookings = selectors.booking_list(email=email)
+        # The orders of the account that has this address now, not of the address string.
+        owner = request.user if email == request.user.email else user_get_by_email(email)
+        bookings = selectors.booking_list_of(user=owner)
         return Response(BookingOutputSerializer(bookings, many=True).data)
 
     @extend_schema(

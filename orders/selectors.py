@@ -1,14 +1,21 @@
-"""Reads of orders."""
+"""Reads of orders. An order belongs to the account that placed it (the user link); the
+e-mail and name on it are a snapshot, never used to decide whose it is."""
 
 from django.db.models import QuerySet
 
 from .models import Booking
 
 
-def booking_list(*, email: str | None = None) -> QuerySet[Booking]:
-    """Orders newest first; only those placed under `email` when given."""
-    bookings = Booking.objects.order_by("-created_at", "-id")
-    return bookings.filter(email=email) if email else bookings
+def booking_list() -> QuerySet[Booking]:
+    """Every order, newest first (shop admins)."""
+    return Booking.objects.order_by("-created_at", "-id")
+
+
+def booking_list_of(*, user) -> QuerySet[Booking]:
+    """The orders `user` placed, newest first; none when there is no such account."""
+    if user is None:
+        return Booking.objects.none()
+    return booking_list().filter(user=user)
 
 
 def booking_visible_to(user) -> QuerySet[Booking]:

@@ -2,13 +2,11 @@
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
-from django.db.models import F
 from django.utils import timezone
 
 from catalog.models import Part
-from catalog.selectors import CACHE as CATALOG_CACHE
+from catalog.stock import stock_release, stock_reserve
 from core.errors import Conflict, NotFound
-from core.versioned_cache import invalidate
 
 from . import payments
 from .models import Booking
@@ -16,7 +14,6 @@ from .models import Booking
 QUANTITY_BELOW_MINIMUM = "Quantity must be at least {minimum} (the minimum order quantity)"
 QUANTITY_ABOVE_STOCK = "Only {available} units are available"
 PART_GONE = "This part is no longer available"
-STOCK_CHANGED = "The stock changed while you ordered: only {available} units are left"
 PAID_ORDER_LOCKED = "This order is paid and can no longer be deleted"
 ORDER_NOT_PAID = "This order is not paid yet, so it can't be approved"
 ALREADY_PAID = "This order is already paid"
@@ -35,31 +32,35 @@ def check_quantity(*, part: Part, quantity: int) -> None:
 
 @transaction.atomic
 def booking_place(*, user, part: Part, quantity: int, address: str, phone: str) -> Booking:
-    """Reserve stock and record the order at the server's prices.
+    """Record the order and have the catalog reserve its stock, at the server's prices.
 
-    `part` is the shopper's view of it: bounds are checked against that view first (400),
-    then again on the locked row, where a shortfall means another order got there first (409).
+    `part` is the shopper's view of it: bounds are checked against that view first (400);
+    catalog.stock checks again on the locked row, where a shortfall means another order got
+    there first (409). The order is written first so the stock movement can name it; a
+    refusal rolls both back.
     """
     check_quantity(part=part, quantity=quantity)
-    locked = Part.objects.select_for_update().filter(pk=part.pk).first()
-    if locked is None:
-        raise ValidationError({"partId": PART_GONE})
-    if quantity > locked.available_quantity:
-        raise Conflict(STOCK_CHANGED.format(available=locked.available_quantity))
-    Part.objects.filter(pk=locked.pk).update(available_quantity=F("available_quantity") - quantity)
-    invalidate(CATALOG_CACHE)  # the catalog shows stock
-    return Booking.objects.create(
+    booking = Booking.objects.create(
         user=user,
-        part=locked,
+        part=part,
         email=user.email,
         name=user.name,
-        parts_name=locked.name,
-        price_per_unit=locked.price,
+        parts_name=part.name,
+        price_per_unit=part.price,
         quantity=quantity,
-        total_price=locked.price * quantity,
+        total_price=part.price * quantity,
         address=address,
         phone=phone,
     )
+    try:
+        locked = stock_reserve(part_id=part.pk, quantity=quantity, order_id=booking.pk, by=user)
+    except Part.DoesNotExist:
+        raise ValidationError({"partId": PART_GONE}) from None
+    if (locked.name, locked.price) != (part.name, part.price):  # changed since it was read
+        booking.parts_name, booking.price_per_unit = locked.name, locked.price
+        booking.total_price = locked.price * quantity
+        booking.save(update_fields=["parts_name", "price_per_unit", "total_price"])
+    return booking
 
 
 @transaction.atomic
@@ -77,10 +78,7 @@ def booking_cancel(*, booking: Booking, by_admin: bool) -> bool:
     if locked.paid and not by_admin:
         raise Conflict(PAID_ORDER_LOCKED)
     if locked.part_id and locked.state != Booking.State.SHIPPED:
-        Part.objects.filter(pk=locked.part_id).update(
-            available_quantity=F("available_quantity") + locked.quantity
-        )
-        invalidate(CATALOG_CACHE)
+        stock_release(part_id=locked.part_id, quantity=locked.quantity, order_id=locked.pk)
     locked.delete()
     return True
 

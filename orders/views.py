@@ -23,7 +23,7 @@ def orders_props(bookings) -> dict:
 @login_required
 def my_orders(request):
     """My Order: the signed-in user's orders (the same list as GET /api/booking?email=…)."""
-    props = orders_props(selectors.booking_list(email=request.user.email))
+    props = orders_props(selectors.booking_list_of(user=request.user))
     return render(request, "dashboard/myorder.html", {"props": props})
 
 

@@ -7,18 +7,26 @@ from rest_framework.views import APIView
 
 from core.api import created, errors, with_count
 
-from . import services
-from .models import Review
-from .serializers import ReviewInputSerializer, ReviewOutputSerializer
+from . import selectors, services
+from .serializers import (
+    ReviewInputSerializer,
+    ReviewOutputSerializer,
+    ReviewPageInputSerializer,
+)
 
 
 class ReviewApi(APIView):
     def get_permissions(self):
         return [IsAuthenticated()] if self.request.method == "POST" else []
 
-    @extend_schema(responses={200: ReviewOutputSerializer(many=True), **errors(401)})
+    @extend_schema(
+        parameters=[ReviewPageInputSerializer],
+        responses={200: ReviewOutputSerializer(many=True), **errors(400, 401)},
+    )
     def get(self, request):
-        reviews = Review.objects.order_by("-created_at", "-id")
+        page = ReviewPageInputSerializer(data=request.query_params)
+        page.is_valid(raise_exception=True)
+        reviews = selectors.review_list(**page.validated_data)
         return Response(ReviewOutputSerializer(reviews, many=True).data)
 
     @extend_schema(

@@ -11,10 +11,10 @@ CACHE = "reviews"  # invalidated by reviews.signals
 REVIEW_LIST_FIELDS = ("id", "name", "review", "ratings", "created_at")
 
 
-def review_list(*, limit: int | None = None) -> QuerySet[Review]:
-    """Reviews, newest first; the newest `limit` when given (the home page's list)."""
+def review_list(*, limit: int | None = None, offset: int = 0) -> QuerySet[Review]:
+    """Reviews, newest first; `limit` of them from `offset` when given."""
     reviews = Review.objects.only(*REVIEW_LIST_FIELDS).order_by("-created_at", "-id")
-    return reviews if limit is None else reviews[:limit]
+    return reviews[offset:] if limit is None else reviews[offset : offset + limit]
 
 
 def newest_reviews(limit: int) -> list[Review]:

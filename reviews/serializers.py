@@ -3,6 +3,7 @@
 from rest_framework import serializers
 
 from accounts.serializers import required
+from core.api import MAX_PAGE, PageInputSerializer
 
 from .models import MAX_RATING, MIN_RATING, Review
 
@@ -34,3 +35,9 @@ class ReviewInputSerializer(serializers.Serializer):
             "max_value": RATINGS_INVALID,
         },
     )
+
+
+class ReviewPageInputSerializer(PageInputSerializer):
+    """GET /api/review's paging: the newest 50 unless `limit` says otherwise."""
+
+    limit = serializers.IntegerField(required=False, default=50, min_value=1, max_value=MAX_PAGE)

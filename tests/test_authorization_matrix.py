@@ -135,6 +135,9 @@ API = {
         401, 403, 403, 200, on="part", body=lambda w: {"price": "30.00"}
     ),
     ("DELETE", "/api/allparts/{id}"): Api(401, 403, 403, 200, on="part"),
+    ("POST", "/api/allparts/{id}/stock"): Api(
+        401, 403, 403, 200, on="part", body=lambda w: {"change": 5, "reason": "Received"}
+    ),
     # Orders: other users' orders are not found, not forbidden (their existence is not told).
     ("GET", "/api/booking"): Api(401, 200, 403, 200, query=lambda w: {"email": w.user.email}),
     ("POST", "/api/booking"): Api(401, 201, 201, 201, body=order),

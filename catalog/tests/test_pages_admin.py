@@ -1,5 +1,6 @@
 """The admin's part pages: Manage Parts (with delete) and Add product."""
 
+import re
 from decimal import Decimal
 
 import pytest
@@ -243,3 +244,25 @@ def test_invalid_values_show_the_apis_message_and_keep_what_was_typed(
     assert form["name"]["value"] == VALID["name"]
     assert form["description"]["value"] == VALID["description"]
     assert not Part.objects.exists()
+
+
+def link(html: str, rel: str) -> str | None:
+    """The href of the page's link with this rel ("prev", "next"), None when there is none."""
+    match = re.search(rf'<a\b[^>]*\brel="{rel}"[^>]*\bhref="([^"]*)"', html)
+    return match and match.group(1)
+
+
+def test_manage_parts_shows_24_parts_a_page_with_previous_and_next(as_admin_page):
+    parts = PartFactory.create_batch(25)  # the newest first: parts[24] leads page 1
+
+    first = as_admin_page.get(MANAGE)
+    html = first.content.decode()
+    assert buttons(first).count("Delete") == 24
+    assert parts[24].name in html and f"{parts[0].name}<" not in html
+    assert (link(html, "next"), link(html, "prev")) == ("?page=2", None)
+
+    second = as_admin_page.get(f"{MANAGE}?page=2")
+    html = second.content.decode()
+    assert buttons(second).count("Delete") == 1
+    assert f"{parts[0].name}<" in html
+    assert (link(html, "prev"), link(html, "next")) == (MANAGE, None)

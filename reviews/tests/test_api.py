@@ -186,3 +186,31 @@ class TestSession:
         response = client.post("/api/review", PAYLOAD, format="json", HTTP_X_CSRFTOKEN=secret)
         assert response.status_code == 201, response.content
         assert Review.objects.get().user == user
+
+
+class TestPaging:
+    """GET /api/review: `limit` (default 50, at most 500) and `offset`, newest first."""
+
+    def test_fifty_newest_by_default(self, anon, db):
+        reviews = ReviewFactory.create_batch(52)
+        body = anon.get("/api/review").json()
+        assert [r["_id"] for r in body] == [r.pk for r in reversed(reviews)][:50]
+
+    def test_limit_and_offset(self, anon, db):
+        reviews = list(reversed(ReviewFactory.create_batch(5)))
+        body = anon.get("/api/review?limit=2&offset=1").json()
+        assert [r["_id"] for r in body] == [reviews[1].pk, reviews[2].pk]
+
+    @pytest.mark.parametrize(
+        ("query", "field"),
+        [
+            ("limit=0", "limit"),
+            ("limit=501", "limit"),
+            ("limit=x", "limit"),
+            ("offset=-1", "offset"),
+        ],
+    )
+    def test_invalid_paging_is_a_400_on_that_parameter(self, anon, db, query, field):
+        response = anon.get(f"/api/review?{query}")
+        assert response.status_code == 400
+        assert list(response.json()) == [field]

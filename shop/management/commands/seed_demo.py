@@ -15,7 +15,7 @@ from accounts.models import User
 from accounts.selectors import user_get_by_email
 from accounts.services import user_create, user_make_admin
 from catalog.models import Part
-from catalog.services import category_get_or_create, part_create
+from catalog.services import category_get_or_create, part_create, part_update
 from orders.models import Booking
 from orders.services import booking_approve, booking_mark_paid, booking_place
 from reviews.models import Review
@@ -113,8 +113,7 @@ def parts_seed() -> int:
             part_create(**{**fields, "category": category})
             created += 1
         elif part.category_id is None:
-            part.category = category
-            part.save(update_fields=["category"])
+            part_update(part=part, category=category)
     return created
 
 

@@ -1,0 +1,145 @@
+"""Every change of a part's stock, and nothing else: reserve for an order, release it back,
+adjust by hand (received, written off), count (stocktake) and the initial stock.
+
+Each change runs in one transaction with the part's row locked (`select_for_update`), checks
+again on the locked row (stock never goes below 0: the database's CheckConstraint backs this),
+writes the new figure, keeps a StockMovement (who, when, why, for which order) and makes the
+cached catalog stale. Callers (orders, admin, the API) never write a part's stock themselves
+and never invalidate the catalog's cache by hand.
+"""
+
+from django.db import transaction
+from django.db.models import F
+
+from core.errors import Conflict, Rejected
+from core.versioned_cache import invalidate
+
+from .models import Part, StockMovement
+from .selectors import CACHE
+
+Reason = StockMovement.Reason
+
+STOCK_CHANGED = "The stock changed while you ordered: only {available} units are left"
+STOCK_BELOW_ZERO = (
+    "Only {available} units are in stock, so {taken} can't be taken away: stock can't go below 0"
+)
+CHANGE_ZERO = "The change must be a whole number other than 0"
+STOCK_NEGATIVE = "Stock can't be negative"
+
+
+def _locked(part_id: int) -> Part:
+    """The part's row, locked until the transaction ends (Part.DoesNotExist when gone)."""
+    return Part.objects.select_for_update().get(pk=part_id)
+
+
+def _move(
+    *,
+    part: Part,
+    change: int,
+    reason: str,
+    note: str = "",
+    order_id: int | None = None,
+    by=None,
+) -> StockMovement:
+    """Apply `change` to the locked `part` and keep it as a movement; the caller checked it."""
+    Part.objects.filter(pk=part.pk).update(available_quantity=F("available_quantity") + change)
+    part.available_quantity += change
+    invalidate(CACHE)  # every page and answer showing stock
+    return StockMovement.objects.create(
+        part=part,
+        part_name=part.name,
+        change=change,
+        stock_after=part.available_quantity,
+        reason=reason,
+        note=note[:500],
+        order_id=order_id,
+        by=by if by is not None and by.is_authenticated else None,
+    )
+
+
+@transaction.atomic
+def stock_reserve(*, part_id: int, quantity: int, order_id: int | None = None, by=None) -> Part:
+    """Take `quantity` units for an order; the locked part as it is now.
+
+    Raises Conflict (409, STOCK_CHANGED) when fewer units are left, Part.DoesNotExist when
+    the part is gone.
+    """
+    if quantity <= 0:
+        raise ValueError("quantity must be positive")
+    part = _locked(part_id)
+    if quantity > part.available_quantity:
+        raise Conflict(STOCK_CHANGED.format(available=part.available_quantity))
+    _move(part=part, change=-quantity, reason=Reason.ORDER_PLACED, order_id=order_id, by=by)
+    return part
+
+
+@transaction.atomic
+def stock_release(
+    *,
+    part_id: int,
+    quantity: int,
+    order_id: int | None = None,
+    by=None,
+    reason: str = Reason.ORDER_CANCELLED,
+) -> Part | None:
+    """Put `quantity` units of an order back on the shelf; the part, or None when it is gone
+    (then there is no shelf to put them on)."""
+    if quantity <= 0:
+        raise ValueError("quantity must be positive")
+    part = Part.objects.select_for_update().filter(pk=part_id).first()
+    if part is None:
+        return None
+    _move(part=part, change=quantity, reason=reason, order_id=order_id, by=by)
+    return part
+
+
+@transaction.atomic
+def stock_adjust(
+    *, part: Part, change: int, note: str = "", by, reason: str | None = None
+) -> StockMovement:
+    """Change the stock by hand by `change` units: received (+) or written off (−) unless
+    another `reason` is given. `part` is refreshed to the stock now.
+
+    Raises Rejected (400) for a change of 0, Conflict (409) when it would take the stock
+    below 0 (stock is whatever it is under the lock, not what the caller last saw).
+    """
+    if not change:
+        raise Rejected(CHANGE_ZERO)
+    locked = _locked(part.pk)
+    if locked.available_quantity + change < 0:
+        message = STOCK_BELOW_ZERO.format(available=locked.available_quantity, taken=-change)
+        raise Conflict(message)
+    reason = reason or (Reason.RECEIVED if change > 0 else Reason.WRITTEN_OFF)
+    movement = _move(part=locked, change=change, reason=reason, note=note, by=by)
+    part.available_quantity = locked.available_quantity
+    return movement
+
+
+@transaction.atomic
+def stock_count(*, part: Part, quantity: int, note: str = "", by=None) -> StockMovement | None:
+    """A stocktake: the shelf holds `quantity` units. The difference from the stock under the
+    lock is kept as a movement (None when there is none); `part` is refreshed."""
+    if quantity < 0:
+        raise Rejected(STOCK_NEGATIVE)
+    locked = _locked(part.pk)
+    change = quantity - locked.available_quantity
+    movement = None
+    if change:
+        movement = _move(part=locked, change=change, reason=Reason.COUNTED, note=note, by=by)
+    part.available_quantity = locked.available_quantity
+    return movement
+
+
+def stock_initial(*, part: Part, by=None) -> StockMovement | None:
+    """Keep the stock a new part was created with as its first movement (None for 0)."""
+    if not part.available_quantity:
+        return None
+    invalidate(CACHE)
+    return StockMovement.objects.create(
+        part=part,
+        part_name=part.name,
+        change=part.available_quantity,
+        stock_after=part.available_quantity,
+        reason=Reason.INITIAL,
+        by=by if by is not None and by.is_authenticated else None,
+    )

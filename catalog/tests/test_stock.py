@@ -1,0 +1,117 @@
+"""catalog.stock: every stock change locked, checked, kept as a movement, shown at once."""
+
+import pytest
+
+from catalog import selectors, stock
+from catalog.models import Part, StockMovement
+from catalog.tests.factories import PartFactory
+from core.errors import Conflict
+
+pytestmark = pytest.mark.django_db
+
+
+def shown_stock(part) -> int:
+    """The stock the cached catalog shows for `part`."""
+    page = selectors.part_page(page=1)
+    return next(p.available_quantity for p in page.parts if p.pk == part.pk)
+
+
+def test_a_new_part_keeps_its_initial_stock_as_a_movement():
+    part = PartFactory(available_quantity=12)
+    (movement,) = part.stock_movements.all()
+    assert (movement.change, movement.reason, movement.stock_after) == (12, "initial", 12)
+    assert not PartFactory(available_quantity=0).stock_movements.exists()
+
+
+def test_reserve_takes_units_keeps_the_order_and_refreshes_the_cached_catalog(user):
+    part = PartFactory(available_quantity=10)
+    assert shown_stock(part) == 10
+    locked = stock.stock_reserve(part_id=part.pk, quantity=4, order_id=77, by=user)
+    assert locked.available_quantity == 6
+    assert shown_stock(part) == 6
+    movement = part.stock_movements.first()
+    assert (movement.change, movement.reason, movement.order_id, movement.by) == (
+        -4,
+        "order_placed",
+        77,
+        user,
+    )
+
+
+def test_reserve_beyond_the_stock_is_the_409_with_the_units_left():
+    part = PartFactory(available_quantity=3)
+    with pytest.raises(Conflict) as refusal:
+        stock.stock_reserve(part_id=part.pk, quantity=4)
+    assert refusal.value.message == stock.STOCK_CHANGED.format(available=3)
+    part.refresh_from_db()
+    assert part.available_quantity == 3
+    assert part.stock_movements.count() == 1  # the initial stock only
+
+
+def test_release_puts_units_back_and_does_nothing_for_a_deleted_part():
+    part = PartFactory(available_quantity=3)
+    assert stock.stock_release(part_id=part.pk, quantity=2, order_id=5).available_quantity == 5
+    assert part.stock_movements.first().reason == "order_cancelled"
+    part_id = part.pk
+    part.delete()
+    assert stock.stock_release(part_id=part_id, quantity=2) is None
+
+
+def test_adjust_never_goes_below_zero(user):
+    part = PartFactory(available_quantity=3)
+    with pytest.raises(Conflict, match="can't go below 0"):
+        stock.stock_adjust(part=part, change=-4, note="Broken", by=user)
+    stock.stock_adjust(part=part, change=-3, note="Broken", by=user)
+    assert part.available_quantity == 0
+    assert Part.objects.get(pk=part.pk).available_quantity == 0
+
+
+def test_movements_outlive_their_part_with_its_name():
+    part = PartFactory(name="Clutch lever", available_quantity=3)
+    part.delete()
+    movement = StockMovement.objects.get(part_name="Clutch lever")
+    assert movement.part is None
+
+
+def test_patching_the_stock_by_api_is_a_counted_movement(as_admin, admin_user):
+    part = PartFactory(available_quantity=10)
+    response = as_admin.patch(f"/api/allparts/{part.pk}", {"availableQuantity": 7}, format="json")
+    assert response.json()["availableQuantity"] == 7
+    movement = part.stock_movements.first()
+    assert (movement.change, movement.reason, movement.by) == (-3, "counted", admin_user)
+
+
+class TestStockApi:
+    def test_admin_receives_and_writes_off(self, as_admin, admin_user):
+        part = PartFactory(available_quantity=10)
+        url = f"/api/allparts/{part.pk}/stock"
+        response = as_admin.post(url, {"change": 5, "reason": "Delivery 4411"}, format="json")
+        assert response.status_code == 200
+        assert response.json()["availableQuantity"] == 15
+        response = as_admin.post(url, {"change": "-15", "reason": "Flood"}, format="json")
+        assert response.json()["availableQuantity"] == 0
+        movement = part.stock_movements.first()
+        assert (movement.change, movement.reason, movement.note, movement.by) == (
+            -15,
+            "written_off",
+            "Flood",
+            admin_user,
+        )
+
+    def test_below_zero_is_409_and_zero_is_400(self, as_admin):
+        part = PartFactory(available_quantity=2)
+        url = f"/api/allparts/{part.pk}/stock"
+        response = as_admin.post(url, {"change": -3}, format="json")
+        assert response.status_code == 409
+        assert "can't go below 0" in response.json()["detail"]
+        response = as_admin.post(url, {"change": 0}, format="json")
+        assert response.json() == {"change": [stock.CHANGE_ZERO]}
+
+    @pytest.mark.parametrize(("client_name", "status"), [("anon", 401), ("as_user", 403)])
+    def test_only_admins(self, request, client_name, status):
+        part = PartFactory(available_quantity=2)
+        client = request.getfixturevalue(client_name)
+        response = client.post(f"/api/allparts/{part.pk}/stock", {"change": 5}, format="json")
+        assert response.status_code == status
+        part.refresh_from_db()
+        assert part.available_quantity == 2
