@@ -73,7 +73,7 @@ class TestCards:
 
     def test_price_has_two_decimals(self, client):
         PartFactory(price=Decimal("1234.5"))
-        assert "Price per unit: $1234.50" in page_text(client.get("/allparts"))
+        assert "Price per unit: $1,234.50" in page_text(client.get("/allparts"))
 
     def test_a_part_without_an_image_shows_the_placeholder(self, client):
         PartFactory(name="Mystery bolt", img="")

@@ -1,6 +1,10 @@
 // The small script of every page (no React): keeps the spec's accessToken in step with the
-// session, and gives forms their confirmation and loading indicator.
+// session, gives forms their confirmation and loading indicator, closes menus on Escape or a
+// tap outside, replaces broken part images and keeps hidden slides out of the Tab order.
+import { watchImages } from "./lib/images.js";
+import { watchMenus } from "./lib/menus.js";
 import { clearToken, exchangeToken, signedInEmail, storedToken } from "./lib/session.js";
+import { watchSlides } from "./lib/slides.js";
 
 function syncToken() {
   if (!signedInEmail()) clearToken();
@@ -27,3 +31,6 @@ function onSubmit(event) {
 
 syncToken();
 document.addEventListener("submit", onSubmit);
+watchMenus();
+watchImages();
+watchSlides();
