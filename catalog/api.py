@@ -6,29 +6,41 @@ from rest_framework.renderers import JSONRenderer
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from core.api import PageInputSerializer, created, errors, get_or_404, with_count
+from core.api import created, errors, get_or_404, with_count
 from core.permissions import IsShopAdmin
 from core.versioned_cache import cached
 
 from . import selectors, services, stock
 from .models import Part
+from .search import part_search
 from .serializers import (
+    CategoryCountSerializer,
     DeletedCountSerializer,
     PartInputSerializer,
     PartOutputSerializer,
+    PartSearchInputSerializer,
     StockChangeInputSerializer,
 )
 
 
-def part_list_json(*, limit: int | None = None, offset: int = 0) -> bytes:
-    """The list's JSON body; the first page of each size is kept in the cache until the
-    catalog changes (other offsets are rendered each time, keeping the key space small)."""
+def part_list_json() -> bytes:
+    """The whole list's JSON body, kept in the cache until the catalog changes."""
 
     def render() -> bytes:
-        parts = selectors.part_list(limit=limit, offset=offset)
-        return JSONRenderer().render(PartOutputSerializer(parts, many=True).data)
+        return JSONRenderer().render(PartOutputSerializer(selectors.part_list(), many=True).data)
 
-    return cached(selectors.CACHE, f"api-list:{limit}", render) if offset == 0 else render()
+    return cached(selectors.CACHE, "api-list", render)
+
+
+def searched_parts(search: PartSearchInputSerializer) -> Response:
+    """One slice of the matching parts, with X-Total-Count (the matches before the slice)."""
+    parts = part_search(search.part_query())
+    offset = search.validated_data["offset"]
+    limit = search.validated_data.get("limit")
+    window = parts[offset : offset + limit] if limit else parts[offset:]
+    response = Response(PartOutputSerializer(window, many=True).data)
+    response["X-Total-Count"] = str(parts.count())
+    return response
 
 
 class PartListApi(APIView):
@@ -36,16 +48,15 @@ class PartListApi(APIView):
         return [IsShopAdmin()] if self.request.method == "POST" else []
 
     @extend_schema(
-        parameters=[PageInputSerializer],
+        parameters=[PartSearchInputSerializer],
         responses={200: PartOutputSerializer(many=True), **errors(400, 401)},
     )
     def get(self, request):
-        paging = {}
-        if request.query_params:  # the plain list, the common read, needs no validation
-            page = PageInputSerializer(data=request.query_params)
-            page.is_valid(raise_exception=True)
-            paging = page.validated_data
-        return HttpResponse(part_list_json(**paging), content_type="application/json")
+        if not request.query_params:  # the plain list, the common read: from the cache
+            return HttpResponse(part_list_json(), content_type="application/json")
+        search = PartSearchInputSerializer(data=request.query_params)
+        search.is_valid(raise_exception=True)
+        return searched_parts(search)
 
     @extend_schema(
         request=PartInputSerializer,
@@ -110,3 +121,11 @@ class PartStockApi(APIView):
             part=part, change=fields["change"], note=fields["reason"], by=request.user
         )
         return Response(PartOutputSerializer(part).data)
+
+
+class CategoryListApi(APIView):
+    """The shop's categories by name, with how many parts each holds."""
+
+    @extend_schema(responses={200: CategoryCountSerializer(many=True), **errors(401)})
+    def get(self, request):
+        return Response(CategoryCountSerializer(selectors.category_list(), many=True).data)

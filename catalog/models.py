@@ -4,6 +4,8 @@ from django.urls import reverse
 
 from .validators import validate_image_url
 
+FEW_LEFT = 10  # below this many units a part says "Only N left"
+
 
 class Category(models.Model):
     """A shelf of the shop (Brakes, Lighting, …); staff manage them in Django admin."""
@@ -54,7 +56,22 @@ class Part(models.Model):
         return self.name
 
     def get_absolute_url(self):
-        return reverse("purchase", args=[self.pk])
+        """The part's public page."""
+        return reverse("part", args=[self.pk])
+
+    @property
+    def is_out_of_stock(self) -> bool:
+        """Fewer units left than the minimum order: it cannot be ordered now."""
+        return self.available_quantity < self.minimum_order_quantity
+
+    @property
+    def stock_badge(self) -> str:
+        """What the cards and the part page say of the stock."""
+        if self.is_out_of_stock:
+            return "Out of stock"
+        if self.available_quantity < FEW_LEFT:
+            return f"Only {self.available_quantity} left"
+        return "In stock"
 
 
 class StockMovement(models.Model):

@@ -4,11 +4,11 @@ import re
 from dataclasses import dataclass
 
 from django.core.paginator import Paginator
-from django.db.models import F, QuerySet
+from django.db.models import Count, F, QuerySet
 
 from core.versioned_cache import cached
 
-from .models import Part
+from .models import Category, Part
 
 CACHE = "catalog"  # made stale by every write: catalog.services and catalog.stock
 
@@ -50,6 +50,7 @@ class CatalogPage:
     number: int
     num_pages: int
     page_range: list
+    count: int = 0  # parts on every page together
 
     @property
     def has_previous(self) -> bool:
@@ -85,9 +86,23 @@ def part_page(*, page: object = 1, per_page: int = PARTS_PER_PAGE) -> CatalogPag
             number=number,
             num_pages=paginator.num_pages,
             page_range=list(paginator.get_elided_page_range(number, on_each_side=2, on_ends=1)),
+            count=count,
         )
 
     return cached(CACHE, f"page:{per_page}:{number}", load)
+
+
+def page_of(parts: QuerySet[Part], *, page: object = 1, per_page: int = PARTS_PER_PAGE):
+    """One page of any list of parts (search results), in the same shape as part_page's."""
+    paginator = Paginator(parts, per_page)
+    number = _page_number(page, last=paginator.num_pages)
+    return CatalogPage(
+        parts=list(paginator.page(number).object_list),
+        number=number,
+        num_pages=paginator.num_pages,
+        page_range=list(paginator.get_elided_page_range(number, on_each_side=2, on_ends=1)),
+        count=paginator.count,
+    )
 
 
 def newest_parts(limit: int) -> list[Part]:
@@ -117,3 +132,18 @@ def parts_low_on_stock() -> QuerySet[Part]:
         .filter(available_quantity__lt=F("minimum_order_quantity"))
         .order_by("available_quantity", "name")
     )
+
+
+def category_list() -> list[Category]:
+    """Every category by name, with `count` (its parts), from the cache until the catalog
+    changes."""
+    return cached(
+        CACHE,
+        "categories",
+        lambda: list(Category.objects.annotate(count=Count("parts")).order_by("name")),
+    )
+
+
+def part_detail(pk: int) -> Part | None:
+    """One part with its category (the part page), or None."""
+    return Part.objects.select_related("category").filter(pk=pk).first()

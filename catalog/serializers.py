@@ -5,8 +5,10 @@ from decimal import Decimal
 from rest_framework import serializers
 
 from accounts.serializers import required
+from core.api import PageInputSerializer
 
 from .models import Part
+from .search import SORTS, PartQuery
 from .stock import CHANGE_ZERO
 from .validators import validate_image_url
 
@@ -30,6 +32,7 @@ class PartOutputSerializer(serializers.ModelSerializer):
     availableQuantity = serializers.IntegerField(source="available_quantity")
     price = serializers.DecimalField(max_digits=10, decimal_places=2, coerce_to_string=False)
     category = CategoryOutputSerializer(allow_null=True)
+    url = serializers.CharField(source="get_absolute_url", read_only=True)
 
     class Meta:
         model = Part
@@ -42,6 +45,7 @@ class PartOutputSerializer(serializers.ModelSerializer):
             "minimumOrderQuantity",
             "availableQuantity",
             "category",
+            "url",
         ]
 
 
@@ -87,3 +91,59 @@ class StockChangeInputSerializer(serializers.Serializer):
         if value == 0:
             raise serializers.ValidationError(CHANGE_ZERO)
         return value
+
+
+PRICE_NOT_A_NUMBER = "Enter a price in dollars, such as 25 or 25.50"
+SORT_UNKNOWN = "Sort by one of: " + ", ".join(SORTS)
+
+
+class PartSearchInputSerializer(PageInputSerializer):
+    """`GET /api/allparts` and /allparts: words, category, price range, in stock, order."""
+
+    q = serializers.CharField(required=False, allow_blank=True, max_length=200)
+    category = serializers.SlugField(required=False, allow_blank=True, max_length=100)
+    minPrice = serializers.DecimalField(
+        max_digits=10,
+        decimal_places=2,
+        min_value=Decimal("0"),
+        required=False,
+        allow_null=True,
+        error_messages={"invalid": PRICE_NOT_A_NUMBER},
+    )
+    maxPrice = serializers.DecimalField(
+        max_digits=10,
+        decimal_places=2,
+        min_value=Decimal("0"),
+        required=False,
+        allow_null=True,
+        error_messages={"invalid": PRICE_NOT_A_NUMBER},
+    )
+    inStock = serializers.BooleanField(required=False, default=False)
+    sort = serializers.ChoiceField(
+        choices=list(SORTS),
+        required=False,
+        allow_blank=True,
+        error_messages={"invalid_choice": SORT_UNKNOWN},
+    )
+
+    def to_internal_value(self, data):
+        # An empty price box means no bound (a form submits every field, filled or not).
+        data = {k: v for k, v in data.items() if not (k in ("minPrice", "maxPrice") and v == "")}
+        return super().to_internal_value(data)
+
+    def part_query(self) -> PartQuery:
+        data = self.validated_data
+        return PartQuery(
+            q=data.get("q", ""),
+            category=data.get("category", ""),
+            min_price=data.get("minPrice"),
+            max_price=data.get("maxPrice"),
+            in_stock=data.get("inStock", False),
+            sort=data.get("sort", ""),
+        )
+
+
+class CategoryCountSerializer(serializers.Serializer):
+    slug = serializers.SlugField()
+    name = serializers.CharField()
+    count = serializers.IntegerField()

@@ -4,6 +4,7 @@ from . import views
 
 urlpatterns = [
     *optional_slash("allparts", views.allparts, "allparts"),
+    *optional_slash("parts/<int:pk>", views.part, "part"),
     *optional_slash("purchaseintent/<int:pk>", views.purchase, "purchase"),
     *optional_slash("dashboard/manageparts", views.manage_parts, "manageparts"),
     *optional_slash("dashboard/addparts", views.add_parts, "addparts"),

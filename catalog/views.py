@@ -14,15 +14,65 @@ from core.page_guards import shop_admin_required
 
 from . import selectors, services
 from .models import Part
-from .serializers import PartInputSerializer, PartOutputSerializer
+from .search import SORT_LABELS, part_search
+from .serializers import PartInputSerializer, PartOutputSerializer, PartSearchInputSerializer
+
+SEARCH_FIELDS = ("q", "category", "minPrice", "maxPrice", "inStock", "sort")
 
 
 @cache_page_for_visitors(selectors.CACHE)
 def allparts(request):
-    """All Parts: the catalog, newest first, 24 cards a page (?page=N)."""
-    page = selectors.part_page(page=request.GET.get("page", 1))
-    context = {"page": page, "ellipsis": Paginator.ELLIPSIS}
+    """All Parts: 24 cards a page (?page=N); newest first, or what the search form asks
+    (the same parameters as GET /api/allparts)."""
+    number = request.GET.get("page", 1)
+    search = PartSearchInputSerializer(data=request.GET)
+    searching = any(request.GET.get(field) for field in SEARCH_FIELDS) and search.is_valid()
+    if searching:
+        page = selectors.page_of(part_search(search.part_query()), page=number)
+    else:
+        page = selectors.part_page(page=number)
+    query = request.GET.copy()
+    query.pop("page", None)
+    context = {
+        "page": page,
+        "ellipsis": Paginator.ELLIPSIS,
+        "searching": searching,
+        "form": request.GET,
+        "errors": search.errors if any(request.GET.get(f) for f in SEARCH_FIELDS) else {},
+        "categories": selectors.category_list(),
+        "sorts": SORT_LABELS,
+        "query": query.urlencode(),
+    }
     return render(request, "catalog/allparts.html", context)
+
+
+@cache_page_for_visitors(selectors.CACHE)
+def part(request, pk):
+    """A part's public page: details, stock, the way to order it, and its schema.org data."""
+    part = get_or_404(Part.objects.select_related("category"), pk)
+    return render(
+        request, "catalog/part.html", {"part": part, "product": product_ld(request, part)}
+    )
+
+
+def product_ld(request, part: Part) -> dict:
+    """schema.org's Product for search engines: name, image, price in USD, availability."""
+    availability = "OutOfStock" if part.is_out_of_stock else "InStock"
+    return {
+        "@context": "https://schema.org",
+        "@type": "Product",
+        "name": part.name,
+        "image": request.build_absolute_uri(part.img) if part.img else None,
+        "description": part.description,
+        "category": part.category.name if part.category else None,
+        "offers": {
+            "@type": "Offer",
+            "price": str(part.price),
+            "priceCurrency": "USD",
+            "availability": f"https://schema.org/{availability}",
+            "url": request.build_absolute_uri(part.get_absolute_url()),
+        },
+    }
 
 
 @login_required

@@ -131,6 +131,7 @@ API = {
     ("GET", "/api/allparts"): Api(200, 200, 200, 200),
     ("POST", "/api/allparts"): Api(401, 403, 403, 201, body=new_part),
     ("GET", "/api/allparts/{id}"): Api(200, 200, 200, 200, on="part"),
+    ("GET", "/api/categories"): Api(200, 200, 200, 200),
     ("PATCH", "/api/allparts/{id}"): Api(
         401, 403, 403, 200, on="part", body=lambda w: {"price": "30.00"}
     ),
@@ -199,6 +200,7 @@ PAGES = {
     "blogs": PUBLIC,
     "myportfolio": PUBLIC,
     "allparts": PUBLIC,
+    "parts/<int:pk>": Page(OK, OK, OK, OK, on="part"),
     "shipping-returns": PUBLIC,
     "privacy": PUBLIC,
     "terms": PUBLIC,

@@ -18,6 +18,7 @@ PART_FIELDS = {
     "minimumOrderQuantity",
     "availableQuantity",
     "category",
+    "url",
 }
 NEW_PART = {
     "name": "Iridium spark plug",

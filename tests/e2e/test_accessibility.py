@@ -21,6 +21,8 @@ WIDTHS = [1366, 390]
 VISITOR = [
     "/",
     "/allparts",
+    "/allparts?q=chain&inStock=true",
+    "/parts/{part}",
     "/blogs",
     "/myportfolio",
     "/login",

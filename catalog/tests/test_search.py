@@ -1,0 +1,244 @@
+"""Finding parts (GET /api/allparts search parameters, /allparts), categories, part pages and
+stock badges."""
+
+import json
+import re
+from decimal import Decimal
+
+import pytest
+
+from catalog.models import Category
+from catalog.tests.factories import PartFactory
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def catalog(db):
+    brakes = Category.objects.create(name="Brakes", slug="brakes")
+    lights = Category.objects.create(name="Lighting", slug="lighting")
+    return {
+        "disc": PartFactory(
+            name="Floating Brake Disc",
+            description="Stainless rotor.",
+            category=brakes,
+            price=Decimal("189.99"),
+            available_quantity=24,
+            minimum_order_quantity=1,
+        ),
+        "pads": PartFactory(
+            name="Sintered pads",
+            description="For hard braking in the wet.",
+            category=brakes,
+            price=Decimal("34.50"),
+            available_quantity=1,
+            minimum_order_quantity=2,
+        ),
+        "lamp": PartFactory(
+            name="LED headlight",
+            description="Bright lamp for most bikes.",
+            category=lights,
+            price=Decimal("129.00"),
+            available_quantity=5,
+            minimum_order_quantity=1,
+        ),
+    }
+
+
+def names(response) -> list[str]:
+    return [part["name"] for part in response.json()]
+
+
+def test_words_ignore_case_and_word_forms_and_rank_name_matches_first(anon, catalog):
+    response = anon.get("/api/allparts?q=BRAKES")
+
+    assert response.status_code == 200
+    found = names(response)
+    assert found[0] == "Floating Brake Disc"  # in its name
+    assert "Sintered pads" in found  # its category is Brakes
+    assert response["X-Total-Count"] == str(len(found))
+
+
+def test_words_match_the_category_and_the_description(anon, catalog):
+    assert names(anon.get("/api/allparts?q=lighting")) == ["LED headlight"]
+    assert names(anon.get("/api/allparts?q=rotor")) == ["Floating Brake Disc"]
+
+
+def test_category_price_range_and_in_stock(anon, catalog):
+    assert set(names(anon.get("/api/allparts?category=brakes"))) == {
+        "Floating Brake Disc",
+        "Sintered pads",
+    }
+    assert names(anon.get("/api/allparts?minPrice=100&maxPrice=150")) == ["LED headlight"]
+    in_stock = names(anon.get("/api/allparts?inStock=true"))
+    assert "Sintered pads" not in in_stock  # 1 left, minimum order 2
+    assert len(in_stock) == 2
+
+
+@pytest.mark.parametrize(
+    ("sort", "order"),
+    [
+        ("price", ["Sintered pads", "LED headlight", "Floating Brake Disc"]),
+        ("-price", ["Floating Brake Disc", "LED headlight", "Sintered pads"]),
+        ("name", ["Floating Brake Disc", "LED headlight", "Sintered pads"]),
+        ("newest", ["LED headlight", "Sintered pads", "Floating Brake Disc"]),
+    ],
+)
+def test_sorting(anon, catalog, sort, order):
+    assert names(anon.get(f"/api/allparts?sort={sort}")) == order
+
+
+def test_limit_offset_and_total_count(anon, catalog):
+    response = anon.get("/api/allparts?sort=price&limit=1&offset=1")
+
+    assert names(response) == ["LED headlight"]
+    assert response["X-Total-Count"] == "3"
+
+
+@pytest.mark.parametrize(
+    ("query", "field"),
+    [("sort=cheapest", "sort"), ("minPrice=abc", "minPrice"), ("maxPrice=-1", "maxPrice")],
+)
+def test_bad_parameters_are_a_400_on_that_parameter(anon, catalog, query, field):
+    response = anon.get(f"/api/allparts?{query}")
+
+    assert response.status_code == 400
+    assert list(response.json()) == [field]
+
+
+def test_every_part_names_its_public_page(anon, catalog):
+    part = anon.get(f"/api/allparts/{catalog['disc'].pk}").json()
+
+    assert part["url"] == f"/parts/{catalog['disc'].pk}"
+
+
+def test_categories_by_name_with_their_counts(anon, catalog):
+    assert anon.get("/api/categories").json() == [
+        {"slug": "brakes", "name": "Brakes", "count": 2},
+        {"slug": "lighting", "name": "Lighting", "count": 1},
+    ]
+
+
+def test_a_search_takes_at_most_5_queries_whatever_the_catalog_size(
+    anon, catalog, client, django_assert_max_num_queries
+):
+    PartFactory.create_batch(40, name="Brake lever")
+    with django_assert_max_num_queries(5):
+        assert anon.get("/api/allparts?q=brake&inStock=true&sort=price").status_code == 200
+    with django_assert_max_num_queries(5):
+        assert client.get("/allparts?q=brake&category=brakes").status_code == 200
+
+
+# --- The page -------------------------------------------------------------------------------
+
+
+def test_the_page_searches_counts_and_keeps_its_form(client, catalog):
+    html = client.get("/allparts?q=brake&sort=price").content.decode()
+
+    assert '<input type="search" name="q" value="brake"' in html
+    assert re.search(r"<span class=\"label-text\">Search parts</span>", html)
+    assert '<option value="price" selected>Price: low to high</option>' in html
+    assert "2 parts" in html
+    assert html.index("Sintered pads") < html.index("Floating Brake Disc")
+
+
+def test_no_match_says_so(client, catalog):
+    html = client.get("/allparts?q=carburettor").content.decode()
+
+    assert "No parts match your search." in html
+    assert "0 parts" in html
+
+
+def test_page_links_keep_the_filters(client, catalog):
+    PartFactory.create_batch(30, name="Brake cable")
+
+    html = client.get("/allparts?q=brake").content.decode()
+
+    assert 'href="?q=brake&amp;page=2"' in html
+    assert "32 parts" in html
+
+
+def test_a_bad_price_is_said_on_the_page(client, catalog):
+    html = client.get("/allparts?minPrice=cheap").content.decode()
+
+    assert "Enter a price in dollars, such as 25 or 25.50" in html
+
+
+# --- Badges and part pages --------------------------------------------------------------------
+
+
+def test_cards_show_stock_badges_and_link_to_the_part_page(client, catalog):
+    html = client.get("/allparts").content.decode()
+
+    assert "In stock" in html
+    assert "Only 5 left" in html
+    assert "Out of stock" in html
+    assert (
+        f'<a href="/parts/{catalog["disc"].pk}" class="link link-hover">Floating Brake Disc</a>'
+        in html
+    )
+    pads = catalog["pads"].pk
+    assert re.search(
+        rf'<button type="button" class="btn btn-primary" disabled aria-describedby="part-{pads}-name">Purchase  Now </button>',
+        html,
+    )
+    assert f'href="/purchaseintent/{pads}"' not in html
+
+
+def test_the_part_page(client, catalog):
+    disc = catalog["disc"]
+
+    response = client.get(f"/parts/{disc.pk}")
+    html = response.content.decode()
+
+    assert response.status_code == 200
+    assert (
+        f'<h1 id="part-{disc.pk}-name" class="text-3xl font-bold break-words">Floating Brake Disc</h1>'
+        in html
+    )
+    assert "Back to all parts" in html and 'href="/allparts"' in html
+    assert f'href="/purchaseintent/{disc.pk}"' in html and "Purchase  Now " in html
+    assert "Brakes" in html and "$189.99" in html and "In stock" in html
+    ld = json.loads(
+        re.search(r'<script[^>]*type="application/ld\+json">(.*?)</script>', html, re.S).group(1)
+    )
+    assert ld["@type"] == "Product"
+    assert ld["name"] == "Floating Brake Disc"
+    assert ld["offers"] == {
+        "@type": "Offer",
+        "price": "189.99",
+        "priceCurrency": "USD",
+        "availability": "https://schema.org/InStock",
+        "url": f"http://testserver/parts/{disc.pk}",
+    }
+
+
+def test_an_out_of_stock_part_page_says_so(client, catalog):
+    html = client.get(f"/parts/{catalog['pads'].pk}").content.decode()
+
+    assert "Out of stock" in html
+    assert "https://schema.org/OutOfStock" in html
+
+
+def test_a_missing_part_page_is_the_404_page(client):
+    response = client.get("/parts/999999")
+
+    assert response.status_code == 404
+    assert "WE ARE SORRY, THE PAGE YOU REQUESTED WAS NOT FOUND" in response.content.decode()
+
+
+def test_visitors_get_the_part_page_from_the_cache(client, catalog, django_assert_num_queries):
+    path = f"/parts/{catalog['disc'].pk}"
+    client.get(path)
+
+    with django_assert_num_queries(0):
+        assert client.get(path).status_code == 200
+
+
+def test_the_purchase_form_of_an_out_of_stock_part_says_so(client, catalog, user):
+    client.force_login(user)
+
+    html = client.get(f"/purchaseintent/{catalog['pads'].pk}").content.decode()
+
+    assert "This part is out of stock" in html
+    assert 'data-island="purchase-form"' not in html
