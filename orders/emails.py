@@ -112,6 +112,7 @@ def admin_addresses() -> list[str]:
 
 def compose(*, template: str, subject: str, to: list[str], context: dict) -> EmailMultiAlternatives:
     """One message from templates/emails/<template>.txt and .html."""
+    subject = " ".join(subject.split())  # a part's name may hold a line break: not in a header
     context = {
         "shop_name": settings.SHOP_NAME,
         "site_url": settings.SITE_URL,

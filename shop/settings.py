@@ -336,9 +336,10 @@ EMAIL_BACKEND = env.str(
     ),
 )
 # A bare address is sent in the shop's name (orders/emails.py).
-DEFAULT_FROM_EMAIL = env.str("DEFAULT_FROM_EMAIL", default=f"{SHOP_NAME} <shop@localhost>")
+# Empty counts as unset (compose passes the variables through, empty unless given).
+DEFAULT_FROM_EMAIL = env.str("DEFAULT_FROM_EMAIL", default="") or f"{SHOP_NAME} <shop@localhost>"
 # Where the links in mail point: the address shoppers reach the shop at.
-SITE_URL = env.str("SITE_URL", default="http://127.0.0.1:8000").rstrip("/")
+SITE_URL = (env.str("SITE_URL", default="") or "http://127.0.0.1:8000").rstrip("/")
 
 # Celery (shop/celery.py) on the Redis broker. Without REDIS_URL there is no broker: the same
 # tasks run in a background thread of the web process once the transaction commits
