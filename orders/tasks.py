@@ -9,7 +9,7 @@ from celery import shared_task
 
 from . import emails
 
-RETRY = {"autoretry_for": (OSError,), "retry_backoff": 10, "max_retries": 3}
+RETRY = {"autoretry_for": (OSError,), "retry_backoff": 10, "retry_jitter": False, "max_retries": 3}
 
 
 @shared_task(**RETRY)
