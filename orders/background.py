@@ -12,6 +12,7 @@ from concurrent.futures import Future, ThreadPoolExecutor, wait
 
 from django.conf import settings
 from django.db import close_old_connections, connections, transaction
+from kombu import pools
 
 logger = logging.getLogger(__name__)
 
@@ -40,16 +41,24 @@ def wait_idle(timeout: float | None = None) -> bool:
 def _dispatch(task, kwargs: dict) -> None:
     if settings.CELERY_BROKER_URL:
         try:
-            # The broker named by the settings now (not a connection pooled earlier).
-            with task.app.connection_for_write(settings.CELERY_BROKER_URL) as connection:
-                task.apply_async(kwargs=kwargs, connection=connection)
+            _publish(task, kwargs, settings.CELERY_BROKER_URL)
             return
         except Exception:
-            logger.warning("Broker unavailable: running %s in this process", task.name)
+            logger.warning(
+                "Broker unavailable: running %s in this process", task.name, exc_info=True
+            )
     future = _executor.submit(_run, task, kwargs)
     with _lock:
         _pending.add(future)
     future.add_done_callback(_forget)
+
+
+def _publish(task, kwargs: dict, broker_url: str) -> None:
+    # The broker the settings name now, through kombu's producer pool for that broker (tests
+    # point the settings at another one; the app's own pool keeps its first).
+    connection = task.app.connection_for_write(broker_url)
+    with pools.producers[connection].acquire(block=True, timeout=2) as producer:
+        task.apply_async(kwargs=kwargs, producer=producer)
 
 
 def _forget(future: Future) -> None:

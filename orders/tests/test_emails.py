@@ -260,3 +260,31 @@ def test_a_broker_that_is_down_falls_back_to_this_process(settings, mailbox, as_
     assert [m["Subject"] for m in mailbox.to(user.email)] == [
         f"Order #{response.json()['insertedId']} placed"
     ]
+
+
+def test_paid_by_stripes_webhook_mails_once_however_often_it_arrives(
+    mailbox, admins, stripe_on, anon, as_user, user
+):
+    from orders.tests.stripe_helpers import intent_event, intent_id_of, pay, signed
+
+    booking = BookingFactory(user=user)
+    secret = as_user.post(
+        "/api/create-payment-intent", {"booking": booking.pk}, format="json"
+    ).json()["clientSecret"]
+    intent = pay(intent_id_of(secret)).to_dict()
+
+    for event_id in ("evt_mail_1", "evt_mail_1", "evt_mail_2"):  # a repeat and a duplicate
+        body, signature = signed(intent_event(event_id, "payment_intent.succeeded", intent))
+        response = anon.post(
+            "/api/stripe/webhook",
+            body,
+            content_type="application/json",
+            HTTP_STRIPE_SIGNATURE=signature,
+        )
+        assert response.status_code == 200
+    settle()
+
+    assert len(mailbox.to(user.email)) == 1
+    assert sorted(address for m in mailbox for address in m.envelope_to) == sorted(
+        [user.email, *admins]
+    )
