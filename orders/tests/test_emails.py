@@ -12,10 +12,12 @@ from decimal import Decimal
 import pytest
 
 from accounts.tests.factories import AdminFactory, UserFactory
+from catalog.stock import stock_adjust
 from catalog.tests.factories import PartFactory
 from orders import background, emails, services
 from orders.models import Booking
 from orders.tests.factories import BookingFactory
+from orders.tests.stripe_helpers import intent_event, intent_id_of, pay, signed
 from tests.smtp_fake import SilentServer
 from tests.stripe_fake import free_port
 
@@ -117,8 +119,6 @@ def test_marking_paid_sends_a_receipt_and_tells_every_admin_once(mailbox, admins
 
 
 def test_paid_through_the_api_patch_mails_too(mailbox, admins, stripe_on, as_user, user):
-    from orders.tests.stripe_helpers import intent_id_of, pay
-
     booking = BookingFactory(user=user)
     secret = as_user.post(
         "/api/create-payment-intent", {"booking": booking.pk}, format="json"
@@ -173,9 +173,7 @@ def test_low_stock_is_mailed_to_admins_on_the_crossing_only(mailbox, admins, as_
 
     # Restocked to its minimum or more, the next crossing is reported again.
     mailbox.clear()
-    part.refresh_from_db()
-    part.available_quantity = 2
-    part.save()
+    stock_adjust(part=part, change=1, note="received", by=None)  # 1 → 2
     assert place(as_user, part, quantity=2).status_code == 201  # 2 → 0
     settle()
     assert len([m for m in mailbox if m["Subject"].startswith("Low stock")]) == 2
@@ -265,8 +263,6 @@ def test_a_broker_that_is_down_falls_back_to_this_process(settings, mailbox, as_
 def test_paid_by_stripes_webhook_mails_once_however_often_it_arrives(
     mailbox, admins, stripe_on, anon, as_user, user
 ):
-    from orders.tests.stripe_helpers import intent_event, intent_id_of, pay, signed
-
     booking = BookingFactory(user=user)
     secret = as_user.post(
         "/api/create-payment-intent", {"booking": booking.pk}, format="json"
