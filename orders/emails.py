@@ -14,6 +14,7 @@ from django.db.models import Q
 from django.template.loader import render_to_string
 
 from accounts.models import User
+from core.templatetags.money import money
 
 from .models import Booking
 
@@ -22,7 +23,7 @@ logger = logging.getLogger(__name__)
 PLACED_SUBJECT = "Order #{id} placed"
 PAID_SUBJECT = "Order #{id} paid: your receipt"
 SHIPPED_SUBJECT = "Order #{id} shipped"
-ADMIN_PAID_SUBJECT = "New paid order: Order #{id}, ${total}"
+ADMIN_PAID_SUBJECT = "New paid order: Order #{id}, {total}"
 ADMIN_LOW_STOCK_SUBJECT = "Low stock: {name} ({available} left, minimum order {minimum})"
 
 
@@ -58,7 +59,7 @@ def booking_mail_paid_admins(*, booking_id: int) -> int:
     booking = _booking(booking_id)
     if booking is None or not booking.paid:
         return 0
-    subject = ADMIN_PAID_SUBJECT.format(id=booking.pk, total=f"{booking.total_price:.2f}")
+    subject = ADMIN_PAID_SUBJECT.format(id=booking.pk, total=money(booking.total_price))
     context = {"booking": booking, "manage_url": absolute_url("/dashboard/manageorders")}
     return _send(_admin_messages("admin_booking_paid", subject, context))
 

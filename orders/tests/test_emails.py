@@ -96,7 +96,7 @@ def test_a_refused_order_sends_nothing(mailbox, as_user):
 
 
 def test_marking_paid_sends_a_receipt_and_tells_every_admin_once(mailbox, admins):
-    booking = BookingFactory(quantity=2, part__price=Decimal("12.25"))
+    booking = BookingFactory(quantity=2, part__price=Decimal("624.50"))
 
     assert services.booking_mark_paid(booking_id=booking.pk, transaction_id="pi_receipt_42")
     assert not services.booking_mark_paid(booking_id=booking.pk, transaction_id="pi_other")
@@ -107,12 +107,12 @@ def test_marking_paid_sends_a_receipt_and_tells_every_admin_once(mailbox, admins
     text, html = parts(receipt)
     for body in (text, html):
         assert "pi_receipt_42" in body
-        assert "$24.50" in body
+        assert "$1,249.00" in body  # money written as on the pages
         assert f"{SITE}/dashboard/myorder" in body
     admin_mail = [message for message in mailbox if message is not receipt]
     assert sorted(address for m in admin_mail for address in m.envelope_to) == admins
     for message in admin_mail:
-        assert message["Subject"] == f"New paid order: Order #{booking.pk}, $24.50"
+        assert message["Subject"] == f"New paid order: Order #{booking.pk}, $1,249.00"
         text, html = parts(message)
         assert "pi_receipt_42" in text and booking.email in text
         assert f'href="{SITE}/dashboard/manageorders"' in html
@@ -132,8 +132,8 @@ def test_paid_through_the_api_patch_mails_too(mailbox, admins, stripe_on, as_use
 
     subjects = sorted(message["Subject"] for message in mailbox)
     assert subjects == [
-        f"New paid order: Order #{booking.pk}, ${booking.total_price:.2f}",
-        f"New paid order: Order #{booking.pk}, ${booking.total_price:.2f}",
+        f"New paid order: Order #{booking.pk}, ${booking.total_price:,.2f}",
+        f"New paid order: Order #{booking.pk}, ${booking.total_price:,.2f}",
         f"Order #{booking.pk} paid: your receipt",
     ]
     assert intent.id in parts(mailbox.to(user.email)[0])[0]
