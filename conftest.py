@@ -7,7 +7,9 @@ from rest_framework_simplejwt.tokens import RefreshToken
 
 from accounts.tests.factories import AdminFactory, UserFactory
 from core import versioned_cache
+from orders import background
 from tests import stripe_fake
+from tests.smtp_fake import SMTPServer
 from tests.stripe_fake import FakeStripe
 
 
@@ -61,6 +63,16 @@ def test_settings(settings):
         "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
     }
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    # The tests' REDIS_URL is a cache, not a broker with workers: background work runs in this
+    # process (orders/background.py). The Celery worker test names its own broker.
+    settings.CELERY_BROKER_URL = ""
+
+
+@pytest.fixture(autouse=True)
+def background_work_finishes():
+    """No test leaves background work (mail) running into the next one."""
+    yield
+    assert background.wait_idle(timeout=30), "background work still running after 30 s"
 
 
 @pytest.fixture(autouse=True)
@@ -100,3 +112,23 @@ def stripe_on(settings, fake_stripe):
     settings.STRIPE_API_BASE = fake_stripe.url
     settings.STRIPE_JS_URL = fake_stripe.js_url
     return fake_stripe
+
+
+@pytest.fixture(scope="session")
+def smtp_server():
+    """An SMTP server (aiosmtpd) on a free loopback port for the whole test session."""
+    server = SMTPServer().start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def mailbox(settings, smtp_server):
+    """Mail goes by SMTP to the loopback server; the messages it received in this test."""
+    smtp_server.messages.clear()
+    settings.EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
+    settings.EMAIL_HOST = "127.0.0.1"
+    settings.EMAIL_PORT = smtp_server.port
+    settings.EMAIL_HOST_USER = settings.EMAIL_HOST_PASSWORD = ""
+    settings.EMAIL_USE_TLS = False
+    return smtp_server.messages

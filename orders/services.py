@@ -8,7 +8,8 @@ from catalog.models import Part
 from catalog.stock import stock_release, stock_reserve
 from core.errors import Conflict, NotFound
 
-from . import payments
+from . import payments, tasks
+from .background import run_after_commit
 from .models import Booking
 
 QUANTITY_BELOW_MINIMUM = "Quantity must be at least {minimum} (the minimum order quantity)"
@@ -60,6 +61,10 @@ def booking_place(*, user, part: Part, quantity: int, address: str, phone: str) 
         booking.parts_name, booking.price_per_unit = locked.name, locked.price
         booking.total_price = locked.price * quantity
         booking.save(update_fields=["parts_name", "price_per_unit", "total_price"])
+    run_after_commit(tasks.send_booking_placed, booking_id=booking.pk)
+    run_after_commit(
+        tasks.send_low_stock, booking_id=booking.pk, before=locked.available_quantity + quantity
+    )
     return booking
 
 
@@ -99,6 +104,7 @@ def booking_approve(*, booking: Booking) -> bool:
     if changed:
         locked.status = Booking.Status.APPROVED
         locked.save(update_fields=["status"])
+        run_after_commit(tasks.send_booking_shipped, booking_id=locked.pk)
     booking.refresh_from_db()
     return changed
 
@@ -140,6 +146,8 @@ def booking_mark_paid(*, booking_id: int, transaction_id: str) -> bool:
     booking.save(
         update_fields=["paid", "paid_at", "transaction_id", "payment_intent_id", "payment_error"]
     )
+    run_after_commit(tasks.send_booking_paid, booking_id=booking.pk)
+    run_after_commit(tasks.send_booking_paid_to_admins, booking_id=booking.pk)
     return True
 
 

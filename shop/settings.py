@@ -317,8 +317,47 @@ TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True
 
-EMAIL_BACKEND = env.str("EMAIL_BACKEND", default="django.core.mail.backends.console.EmailBackend")
-DEFAULT_FROM_EMAIL = env.str("DEFAULT_FROM_EMAIL", default="shop@localhost")
+# --- Mail and background work -----------------------------------------------------------
+
+# SMTP when EMAIL_HOST is set; otherwise mail is printed to the console.
+EMAIL_HOST = env.str("EMAIL_HOST", default="")
+EMAIL_PORT = env.int("EMAIL_PORT", default=25)
+EMAIL_HOST_USER = env.str("EMAIL_HOST_USER", default="")
+EMAIL_HOST_PASSWORD = env.str("EMAIL_HOST_PASSWORD", default="")
+EMAIL_USE_TLS = env.bool("EMAIL_USE_TLS", default=False)
+# A mail server that hangs holds a background thread or worker this long, never a request.
+EMAIL_TIMEOUT = env.int("EMAIL_TIMEOUT", default=5)
+EMAIL_BACKEND = env.str(
+    "EMAIL_BACKEND",
+    default=(
+        "django.core.mail.backends.smtp.EmailBackend"
+        if EMAIL_HOST
+        else "django.core.mail.backends.console.EmailBackend"
+    ),
+)
+# A bare address is sent in the shop's name (orders/emails.py).
+# Empty counts as unset (compose passes the variables through, empty unless given).
+DEFAULT_FROM_EMAIL = env.str("DEFAULT_FROM_EMAIL", default="") or f"{SHOP_NAME} <shop@localhost>"
+# Where the links in mail point: the address shoppers reach the shop at.
+SITE_URL = (env.str("SITE_URL", default="") or "http://127.0.0.1:8000").rstrip("/")
+
+# Celery (shop/celery.py) on the Redis broker. Without REDIS_URL there is no broker: the same
+# tasks run in a background thread of the web process once the transaction commits
+# (orders/background.py).
+CELERY_BROKER_URL = REDIS_URL
+CELERY_BROKER_CONNECTION_TIMEOUT = 2
+CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+# A broker that is down costs a request well under a second, then the work runs in-process.
+CELERY_TASK_PUBLISH_RETRY_POLICY = {
+    "max_retries": 1,
+    "interval_start": 0,
+    "interval_step": 0.2,
+    "interval_max": 0.2,
+}
+CELERY_TASK_IGNORE_RESULT = True
+CELERY_TIMEZONE = TIME_ZONE
+# Periodic work (Celery beat) joins here: lapsed holds come with the holds.
+CELERY_BEAT_SCHEDULE = {}
 
 LOGGING = {
     "version": 1,

@@ -1,0 +1,156 @@
+"""The order e-mails: composed from templates/emails/ (HTML with a plain-text part), sent in the
+shop's name through Django's mail (SMTP when EMAIL_HOST is set), with links from SITE_URL.
+
+Each function is what one background task does (orders/tasks.py); each reads what it needs
+again, so it mails what is stored, and does nothing when the order or part is gone.
+"""
+
+import logging
+from email.utils import formataddr, parseaddr
+
+from django.conf import settings
+from django.core.mail import EmailMultiAlternatives, get_connection
+from django.db.models import Q
+from django.template.loader import render_to_string
+
+from accounts.models import User
+from core.templatetags.money import money
+
+from .models import Booking
+
+logger = logging.getLogger(__name__)
+
+PLACED_SUBJECT = "Order #{id} placed"
+PAID_SUBJECT = "Order #{id} paid: your receipt"
+SHIPPED_SUBJECT = "Order #{id} shipped"
+ADMIN_PAID_SUBJECT = "New paid order: Order #{id}, {total}"
+ADMIN_LOW_STOCK_SUBJECT = "Low stock: {name} ({available} left, minimum order {minimum})"
+
+
+def booking_mail_placed(*, booking_id: int) -> int:
+    """To the shopper: what was ordered, the total and a link to pay."""
+    booking = _booking(booking_id)
+    if booking is None:
+        return 0
+    context = {"booking": booking, "pay_url": absolute_url(f"/dashboard/payment/{booking.pk}")}
+    return _send([_shopper_message(booking, "booking_placed", PLACED_SUBJECT, context)])
+
+
+def booking_mail_paid(*, booking_id: int) -> int:
+    """To the shopper: the receipt, with the transaction id."""
+    booking = _booking(booking_id)
+    if booking is None or not booking.paid:
+        return 0
+    context = {"booking": booking, "orders_url": absolute_url("/dashboard/myorder")}
+    return _send([_shopper_message(booking, "booking_paid", PAID_SUBJECT, context)])
+
+
+def booking_mail_shipped(*, booking_id: int) -> int:
+    """To the shopper: the order is approved, i.e. shipped."""
+    booking = _booking(booking_id)
+    if booking is None or booking.state != Booking.State.SHIPPED:
+        return 0
+    context = {"booking": booking, "orders_url": absolute_url("/dashboard/myorder")}
+    return _send([_shopper_message(booking, "booking_shipped", SHIPPED_SUBJECT, context)])
+
+
+def booking_mail_paid_admins(*, booking_id: int) -> int:
+    """To every shop admin: an order has just been paid and waits for approval."""
+    booking = _booking(booking_id)
+    if booking is None or not booking.paid:
+        return 0
+    subject = ADMIN_PAID_SUBJECT.format(id=booking.pk, total=money(booking.total_price))
+    context = {"booking": booking, "manage_url": absolute_url("/dashboard/manageorders")}
+    return _send(_admin_messages("admin_booking_paid", subject, context))
+
+
+def stock_fell_below_minimum(*, before: int, after: int, minimum: int) -> bool:
+    """The low-stock rule: an order crossed the line, from at or above the minimum order
+    quantity to below it. Orders while a part stays below do not report it again; once it is
+    restocked to its minimum or more, the next crossing does."""
+    return after < minimum <= before
+
+
+def part_mail_low_stock(*, booking_id: int, before: int) -> int:
+    """To every shop admin, when this order took its part's stock from `before` across the
+    part's minimum order quantity. A cancelled order (its stock is back) reports nothing."""
+    booking = Booking.objects.select_related("part").filter(pk=booking_id).first()
+    part = booking.part if booking else None
+    if part is None:
+        return 0
+    after = before - booking.quantity
+    if not stock_fell_below_minimum(
+        before=before, after=after, minimum=part.minimum_order_quantity
+    ):
+        return 0
+    subject = ADMIN_LOW_STOCK_SUBJECT.format(
+        name=part.name, available=after, minimum=part.minimum_order_quantity
+    )
+    context = {
+        "part": part,
+        "available": after,
+        "part_url": absolute_url(part.get_absolute_url()),
+        "manage_url": absolute_url("/dashboard/manageparts"),
+    }
+    return _send(_admin_messages("admin_low_stock", subject, context))
+
+
+def absolute_url(path: str) -> str:
+    return f"{settings.SITE_URL}{path}"
+
+
+def from_address() -> str:
+    """DEFAULT_FROM_EMAIL, in the shop's name when it carries none."""
+    name, address = parseaddr(settings.DEFAULT_FROM_EMAIL)
+    return settings.DEFAULT_FROM_EMAIL if name else formataddr((settings.SHOP_NAME, address))
+
+
+def admin_addresses() -> list[str]:
+    """Shop admins (role admin, or superusers) who are active and have an address."""
+    admins = User.objects.filter(Q(role=User.Role.ADMIN) | Q(is_superuser=True), is_active=True)
+    return list(admins.exclude(email="").order_by("email").values_list("email", flat=True))
+
+
+def compose(*, template: str, subject: str, to: list[str], context: dict) -> EmailMultiAlternatives:
+    """One message from templates/emails/<template>.txt and .html."""
+    subject = " ".join(subject.split())  # a part's name may hold a line break: not in a header
+    context = {
+        "shop_name": settings.SHOP_NAME,
+        "site_url": settings.SITE_URL,
+        "subject": subject,
+        **context,
+    }
+    text = render_to_string(f"emails/{template}.txt", context)
+    message = EmailMultiAlternatives(subject, text, from_address(), to)
+    message.attach_alternative(render_to_string(f"emails/{template}.html", context), "text/html")
+    return message
+
+
+def _booking(booking_id: int) -> Booking | None:
+    booking = Booking.objects.select_related("user").filter(pk=booking_id).first()
+    if booking is None:
+        logger.info("Order #%s is gone: no mail", booking_id)
+    return booking
+
+
+def _shopper_message(booking: Booking, template: str, subject: str, context: dict):
+    # The account's address now (it may have changed since); the order's snapshot otherwise.
+    to = booking.user.email if booking.user and booking.user.email else booking.email
+    return compose(
+        template=template, subject=subject.format(id=booking.pk), to=[to], context=context
+    )
+
+
+def _admin_messages(template: str, subject: str, context: dict) -> list[EmailMultiAlternatives]:
+    """One message per admin, so no admin sees the others' addresses."""
+    return [
+        compose(template=template, subject=subject, to=[address], context=context)
+        for address in admin_addresses()
+    ]
+
+
+def _send(messages: list[EmailMultiAlternatives]) -> int:
+    if not messages:
+        return 0
+    # One connection for all of them; a failure raises, for the task to retry or log.
+    return get_connection(fail_silently=False).send_messages(messages)

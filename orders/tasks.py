@@ -1,0 +1,37 @@
+"""Background tasks of orders: each one is a thin call of orders/emails.py.
+
+They are dispatched after the order's transaction commits by orders/background.py: to the
+Celery workers when there is a broker (REDIS_URL), else in a thread of the web process. Under
+a worker, a mail server that is down or times out is retried a few times, with backoff.
+"""
+
+from celery import shared_task
+
+from . import emails
+
+RETRY = {"autoretry_for": (OSError,), "retry_backoff": 10, "retry_jitter": False, "max_retries": 3}
+
+
+@shared_task(**RETRY)
+def send_booking_placed(*, booking_id: int) -> int:
+    return emails.booking_mail_placed(booking_id=booking_id)
+
+
+@shared_task(**RETRY)
+def send_booking_paid(*, booking_id: int) -> int:
+    return emails.booking_mail_paid(booking_id=booking_id)
+
+
+@shared_task(**RETRY)
+def send_booking_paid_to_admins(*, booking_id: int) -> int:
+    return emails.booking_mail_paid_admins(booking_id=booking_id)
+
+
+@shared_task(**RETRY)
+def send_booking_shipped(*, booking_id: int) -> int:
+    return emails.booking_mail_shipped(booking_id=booking_id)
+
+
+@shared_task(**RETRY)
+def send_low_stock(*, booking_id: int, before: int) -> int:
+    return emails.part_mail_low_stock(booking_id=booking_id, before=before)

@@ -1,0 +1,286 @@
+"""Order e-mails, as an SMTP server on loopback receives them (tests/smtp_fake.py).
+
+These tests commit (transactional_db): the mail goes out after the order's transaction
+commits, from a background thread of this process (no broker), which reads the order with
+its own database connection. background.wait_idle() waits for that thread.
+"""
+
+import logging
+import time
+from decimal import Decimal
+
+import pytest
+
+from accounts.tests.factories import AdminFactory, UserFactory
+from catalog.stock import stock_adjust
+from catalog.tests.factories import PartFactory
+from orders import background, emails, services
+from orders.models import Booking
+from orders.tests.factories import BookingFactory
+from orders.tests.stripe_helpers import intent_event, intent_id_of, pay, signed
+from tests.smtp_fake import SilentServer
+from tests.stripe_fake import free_port
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+SITE = "https://shop.example.test"
+
+
+@pytest.fixture(autouse=True)
+def site(settings):
+    settings.SITE_URL = SITE
+    settings.SHOP_NAME = "Throttle & Gear"
+    settings.DEFAULT_FROM_EMAIL = "shop@throttle.example"
+
+
+@pytest.fixture
+def admins(db):
+    """Who gets admin mail: admins and superusers who are active; not an inactive admin."""
+    AdminFactory(email="boss@example.com")
+    UserFactory(email="root@example.com", is_superuser=True, is_staff=True)
+    AdminFactory(email="gone@example.com", is_active=False)
+    return ["boss@example.com", "root@example.com"]
+
+
+def place(client, part, quantity=2):
+    return client.post(
+        "/api/booking",
+        {"partId": part.pk, "quantity": quantity, "address": "1 Road", "phone": "+441130000000"},
+        format="json",
+    )
+
+
+def parts(message):
+    """The plain-text and HTML bodies of a message."""
+    return (
+        message.get_body(("plain",)).get_content(),
+        message.get_body(("html",)).get_content(),
+    )
+
+
+def settle():
+    assert background.wait_idle(timeout=20)
+
+
+def test_placing_an_order_mails_the_shopper_a_link_to_pay(mailbox, as_user, user):
+    part = PartFactory(name="Chain kit 520", price=Decimal("40.00"), available_quantity=10)
+
+    response = place(as_user, part, quantity=3)
+    settle()
+
+    assert response.status_code == 201
+    order_id = response.json()["insertedId"]
+    [message] = mailbox
+    assert message.envelope_to == [user.email]
+    assert message["To"] == user.email
+    assert message["Subject"] == f"Order #{order_id} placed"
+    assert message["From"] == "Throttle & Gear <shop@throttle.example>"
+    text, html = parts(message)
+    pay_url = f"{SITE}/dashboard/payment/{order_id}"
+    for body in (text, html):
+        assert "Chain kit 520" in body
+        assert "$120.00" in body
+        assert pay_url in body
+    assert "Quantity:       3" in text
+    assert f'href="{pay_url}"' in html
+    assert "Please pay by" not in text  # the pay-by line comes with holds (an order's expiry)
+
+
+def test_a_refused_order_sends_nothing(mailbox, as_user):
+    part = PartFactory(available_quantity=1, minimum_order_quantity=1)
+
+    assert place(as_user, part, quantity=5).status_code == 400
+    settle()
+
+    assert mailbox == []
+
+
+def test_marking_paid_sends_a_receipt_and_tells_every_admin_once(mailbox, admins):
+    booking = BookingFactory(quantity=2, part__price=Decimal("624.50"))
+
+    assert services.booking_mark_paid(booking_id=booking.pk, transaction_id="pi_receipt_42")
+    assert not services.booking_mark_paid(booking_id=booking.pk, transaction_id="pi_other")
+    settle()
+
+    [receipt] = mailbox.to(booking.user.email)
+    assert receipt["Subject"] == f"Order #{booking.pk} paid: your receipt"
+    text, html = parts(receipt)
+    for body in (text, html):
+        assert "pi_receipt_42" in body
+        assert "$1,249.00" in body  # money written as on the pages
+        assert f"{SITE}/dashboard/myorder" in body
+    admin_mail = [message for message in mailbox if message is not receipt]
+    assert sorted(address for m in admin_mail for address in m.envelope_to) == admins
+    for message in admin_mail:
+        assert message["Subject"] == f"New paid order: Order #{booking.pk}, $1,249.00"
+        text, html = parts(message)
+        assert "pi_receipt_42" in text and booking.email in text
+        assert f'href="{SITE}/dashboard/manageorders"' in html
+
+
+def test_paid_through_the_api_patch_mails_too(mailbox, admins, stripe_on, as_user, user):
+    booking = BookingFactory(user=user)
+    secret = as_user.post(
+        "/api/create-payment-intent", {"booking": booking.pk}, format="json"
+    ).json()["clientSecret"]
+    intent = pay(intent_id_of(secret))
+
+    patch = {"transactionId": intent.id}
+    assert as_user.patch(f"/api/booking/{booking.pk}", patch, format="json").status_code == 200
+    assert as_user.patch(f"/api/booking/{booking.pk}", patch, format="json").status_code == 200
+    settle()
+
+    subjects = sorted(message["Subject"] for message in mailbox)
+    assert subjects == [
+        f"New paid order: Order #{booking.pk}, ${booking.total_price:,.2f}",
+        f"New paid order: Order #{booking.pk}, ${booking.total_price:,.2f}",
+        f"Order #{booking.pk} paid: your receipt",
+    ]
+    assert intent.id in parts(mailbox.to(user.email)[0])[0]
+
+
+def test_approving_mails_the_shopper_that_it_shipped_once(mailbox, as_admin):
+    booking = BookingFactory(paid_order=True)
+
+    for _ in range(2):
+        response = as_admin.put(f"/api/booking/{booking.pk}", {"status": "approved"}, format="json")
+        assert response.status_code == 200
+    settle()
+
+    [message] = mailbox
+    assert message.envelope_to == [booking.user.email]
+    assert message["Subject"] == f"Order #{booking.pk} shipped"
+    text, html = parts(message)
+    assert booking.address in text and booking.parts_name in html
+
+
+def test_low_stock_is_mailed_to_admins_on_the_crossing_only(mailbox, admins, as_user, user):
+    part = PartFactory(name="Clutch lever", minimum_order_quantity=2, available_quantity=7)
+
+    assert place(as_user, part, quantity=3).status_code == 201  # 7 → 4: still orderable
+    settle()
+    assert [m.envelope_to for m in mailbox] == [[user.email]]  # the placed mail only
+
+    mailbox.clear()
+    assert place(as_user, part, quantity=3).status_code == 201  # 4 → 1: below 2
+    settle()
+    low = [m for m in mailbox if m["Subject"].startswith("Low stock")]
+    assert sorted(address for m in low for address in m.envelope_to) == admins
+    assert low[0]["Subject"] == "Low stock: Clutch lever (1 left, minimum order 2)"
+    text, html = parts(low[0])
+    assert f"{SITE}/purchaseintent/{part.pk}" in text
+    assert f'href="{SITE}/dashboard/manageparts"' in html
+
+    # Restocked to its minimum or more, the next crossing is reported again.
+    mailbox.clear()
+    stock_adjust(part=part, change=1, note="received", by=None)  # 1 → 2
+    assert place(as_user, part, quantity=2).status_code == 201  # 2 → 0
+    settle()
+    assert len([m for m in mailbox if m["Subject"].startswith("Low stock")]) == 2
+
+
+def test_a_part_already_below_its_minimum_is_not_reported_again(mailbox, admins):
+    booking = BookingFactory(quantity=1, part__minimum_order_quantity=5)
+
+    assert emails.part_mail_low_stock(booking_id=booking.pk, before=3) == 0  # 3 → 2, both below
+    assert emails.part_mail_low_stock(booking_id=booking.pk, before=6) == 0  # 6 → 5, not below
+    assert emails.part_mail_low_stock(booking_id=booking.pk, before=5) == 2  # 5 → 4: crossed
+    assert emails.stock_fell_below_minimum(before=5, after=4, minimum=5)
+    assert not emails.stock_fell_below_minimum(before=4, after=3, minimum=5)
+
+
+def test_a_cancelled_order_mails_nothing_later(mailbox, admins):
+    booking = BookingFactory()
+    booking_id = booking.pk
+    booking.delete()
+
+    assert emails.booking_mail_placed(booking_id=booking_id) == 0
+    assert emails.part_mail_low_stock(booking_id=booking_id, before=2) == 0
+    assert mailbox == []
+
+
+# --- A mail server that is down or hangs never fails or slows an order -------------------
+
+
+def test_mail_server_down_the_order_is_placed_and_the_failure_logged(settings, as_user, caplog):
+    settings.EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
+    settings.EMAIL_HOST, settings.EMAIL_PORT = "127.0.0.1", free_port()  # nobody listens
+    part = PartFactory()
+
+    with caplog.at_level(logging.ERROR, logger="orders.background"):
+        started = time.monotonic()
+        response = place(as_user, part)
+        elapsed = time.monotonic() - started
+        settle()
+
+    assert response.status_code == 201
+    assert elapsed < 1
+    assert Booking.objects.filter(pk=response.json()["insertedId"]).exists()
+    failures = [r for r in caplog.records if "send_booking_placed" in r.getMessage()]
+    assert failures and isinstance(failures[0].exc_info[1], ConnectionRefusedError)
+
+
+def test_mail_server_that_hangs_does_not_slow_the_order(settings, as_user, caplog):
+    hanging = SilentServer().start()
+    settings.EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
+    settings.EMAIL_HOST, settings.EMAIL_PORT = "127.0.0.1", hanging.port
+    settings.EMAIL_TIMEOUT = 5
+    part = PartFactory()
+
+    with caplog.at_level(logging.ERROR, logger="orders.background"):
+        try:
+            started = time.monotonic()
+            response = place(as_user, part)
+            elapsed = time.monotonic() - started
+            time.sleep(0.3)  # the mail is under way, waiting for the server's greeting
+            assert not background.wait_idle(timeout=0)
+        finally:
+            hanging.stop()  # the server goes away: the waiting mail fails at once
+        settle()
+
+    assert response.status_code == 201
+    assert elapsed < 1  # against a server that would hold the mail for EMAIL_TIMEOUT (5 s)
+    assert Booking.objects.filter(pk=response.json()["insertedId"]).exists()
+    assert any("send_booking_placed" in r.getMessage() for r in caplog.records)
+
+
+def test_a_broker_that_is_down_falls_back_to_this_process(settings, mailbox, as_user, user):
+    settings.CELERY_BROKER_URL = f"redis://127.0.0.1:{free_port()}/7"
+    part = PartFactory()
+
+    started = time.monotonic()
+    response = place(as_user, part)
+    elapsed = time.monotonic() - started
+    settle()
+
+    assert response.status_code == 201
+    assert elapsed < 2
+    assert [m["Subject"] for m in mailbox.to(user.email)] == [
+        f"Order #{response.json()['insertedId']} placed"
+    ]
+
+
+def test_paid_by_stripes_webhook_mails_once_however_often_it_arrives(
+    mailbox, admins, stripe_on, anon, as_user, user
+):
+    booking = BookingFactory(user=user)
+    secret = as_user.post(
+        "/api/create-payment-intent", {"booking": booking.pk}, format="json"
+    ).json()["clientSecret"]
+    intent = pay(intent_id_of(secret)).to_dict()
+
+    for event_id in ("evt_mail_1", "evt_mail_1", "evt_mail_2"):  # a repeat and a duplicate
+        body, signature = signed(intent_event(event_id, "payment_intent.succeeded", intent))
+        response = anon.post(
+            "/api/stripe/webhook",
+            body,
+            content_type="application/json",
+            HTTP_STRIPE_SIGNATURE=signature,
+        )
+        assert response.status_code == 200
+    settle()
+
+    assert len(mailbox.to(user.email)) == 1
+    assert sorted(address for m in mailbox for address in m.envelope_to) == sorted(
+        [user.email, *admins]
+    )

@@ -1,0 +1,88 @@
+"""Mail servers on loopback for the tests: a real SMTP server (aiosmtpd) that keeps what it
+receives, and one that accepts connections and never answers (a hanging mail server)."""
+
+import socket
+import threading
+import time
+from email import message_from_bytes, policy
+from email.message import EmailMessage
+
+from aiosmtpd.controller import Controller
+
+from tests.stripe_fake import free_port
+
+
+class Received(list):
+    """The messages the server got, as parsed e-mails with their envelope recipients."""
+
+    def wait_for(self, count: int, timeout: float = 30) -> "Received":
+        deadline = time.monotonic() + timeout
+        while len(self) < count and time.monotonic() < deadline:
+            time.sleep(0.05)
+        return self
+
+    def to(self, address: str) -> list[EmailMessage]:
+        return [message for message in self if address in message.envelope_to]
+
+
+class _Keep:
+    def __init__(self, received: Received):
+        self.received = received
+
+    async def handle_DATA(self, server, session, envelope):
+        message = message_from_bytes(envelope.original_content, policy=policy.default)
+        message.envelope_to = list(envelope.rcpt_tos)
+        self.received.append(message)
+        return "250 Message accepted for delivery"
+
+
+class SMTPServer:
+    """aiosmtpd on a free loopback port: start(), `messages`, stop()."""
+
+    def __init__(self):
+        self.messages = Received()
+        self.controller = Controller(
+            _Keep(self.messages), hostname="127.0.0.1", port=free_port(), ready_timeout=10
+        )
+
+    @property
+    def port(self) -> int:
+        return self.controller.port
+
+    def start(self) -> "SMTPServer":
+        self.controller.start()
+        return self
+
+    def stop(self) -> None:
+        self.controller.stop()
+
+
+class SilentServer:
+    """Accepts TCP connections on loopback and never says a word, until stop()."""
+
+    def __init__(self):
+        self.listener = socket.create_server(("127.0.0.1", 0))
+        self.port = self.listener.getsockname()[1]
+        self.listener.settimeout(0.05)
+        self.connections: list[socket.socket] = []
+        self.stopped = threading.Event()
+        self.thread = threading.Thread(target=self._accept, daemon=True)
+
+    def start(self) -> "SilentServer":
+        self.thread.start()
+        return self
+
+    def _accept(self) -> None:
+        while not self.stopped.is_set():
+            try:
+                connection, _ = self.listener.accept()
+            except TimeoutError:
+                continue
+            self.connections.append(connection)
+
+    def stop(self) -> None:
+        self.stopped.set()
+        self.thread.join(timeout=5)
+        self.listener.close()
+        for connection in self.connections:
+            connection.close()
