@@ -1,11 +1,12 @@
-"""Two app servers behind nginx on one PostgreSQL and one Redis (scripts/cluster.py).
+"""Two app servers behind nginx on one PostgreSQL and one Redis: deploy/Procfile.cluster, run
+by honcho (scripts/cluster.py prepares it, scripts/servers.py starts it).
 
 The shop keeps nothing in one process: a session started on one app server goes on on the
 other, a part changed through one shows on the other at once, and nginx carries the traffic
 through the loss of one of them without losing a request it may repeat or placing an order
 twice. The cluster starts once for the module, on its own database and Redis db; it needs
-PostgreSQL (DATABASE_URL) and Redis (REDIS_URL), and nginx (installed with apt-get when
-missing), and is skipped, saying which is missing, otherwise.
+PostgreSQL (DATABASE_URL) and Redis (REDIS_URL), and is skipped, saying which is missing,
+otherwise; without nginx (which .ci/run installs) it fails.
 """
 
 import json
@@ -16,6 +17,7 @@ import subprocess
 import sys
 import threading
 import time
+from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
@@ -23,11 +25,13 @@ import redis
 import requests
 
 from scripts import cluster as cluster_script
+from scripts.servers import ROOT, Cluster, with_path
 from shop import demo_data
 
 TIMEOUT = 15  # seconds for one request
 CLUSTER_DATABASE = "/shop_cluster_test"
 CLUSTER_REDIS_DB = "/13"
+NGINX = Path("/usr/sbin/nginx")
 
 
 def cluster_unavailable() -> str | None:
@@ -42,30 +46,45 @@ def cluster_unavailable() -> str | None:
         redis.Redis.from_url(redis_url, socket_timeout=2).ping()
     except redis.RedisError as error:
         return f"Redis at {redis_url} does not answer: {error}"
-    try:
-        cluster_script.ensure_nginx()
-    except cluster_script.ClusterError as error:
-        return f"no nginx: {error}"
     return None
 
 
 @pytest.fixture(scope="module")
-def cluster():
+def cluster(tmp_path_factory):
     reason = cluster_unavailable()
     if reason:
         pytest.skip(reason)
-    env = os.environ
-    shop = cluster_script.Cluster(
-        database_url=cluster_script.with_path(env["DATABASE_URL"], CLUSTER_DATABASE),
-        redis_url=cluster_script.with_path(env["REDIS_URL"], CLUSTER_REDIS_DB),
+    if not NGINX.exists():
+        pytest.fail(f"{NGINX} is missing: `apt-get install nginx` (.ci/run does)")
+    env = cluster_script.prepare(
+        tmp_path_factory.mktemp("cluster"),
         port=0,  # any free port
+        database_url=with_path(os.environ["DATABASE_URL"], CLUSTER_DATABASE),
+        redis_url=with_path(os.environ["REDIS_URL"], CLUSTER_REDIS_DB),
         workers=2,
+        fresh=True,
         quiet=True,
     )
-    shop.prepare(fresh=True)
-    shop.start()
+    shop = Cluster(env).start()
     yield shop
     shop.stop()
+
+
+def test_cluster_nginx_conf_is_the_production_site_on_loopback():
+    """deploy/nginx/cluster.conf.template holds deploy/nginx/shop.conf's site (what compose
+    runs) line for line, but for the addresses: the cluster tests what production runs."""
+
+    def site(path: str) -> list[str]:
+        text = (ROOT / "deploy" / "nginx" / path).read_text()
+        lines = [line.strip() for line in text.splitlines()]
+        lines = [line for line in lines if line and not line.startswith("#")]
+        return lines[lines.index("map $uri $shop_static_cache_control {") :]
+
+    production, cluster = site("shop.conf"), site("cluster.conf.template")
+    addresses = ("listen ", "server app:", "server 127.0.0.1:", "alias ")
+    assert [line for line in cluster[:-1] if not line.startswith(addresses)] == [
+        line for line in production if not line.startswith(addresses)
+    ]
 
 
 def bearer(base: str, account) -> dict[str, str]:
@@ -100,7 +119,7 @@ def page(base: str, path: str) -> str:
 def test_no_state_in_one_process_with_redis():
     """With REDIS_URL set the settings keep nothing per process (no local-memory cache); the
     same check finds the local-memory cache without it."""
-    check = [sys.executable, str(cluster_script.ROOT / "scripts" / "cluster.py"), "check"]
+    check = [sys.executable, str(ROOT / "scripts" / "cluster.py"), "check"]
     env = {**os.environ, "DEBUG": "0", "SECRET_KEY": "check-only"}
     shared = subprocess.run(
         check, env={**env, "REDIS_URL": "redis://127.0.0.1:6379/13"}, capture_output=True, text=True
