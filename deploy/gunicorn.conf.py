@@ -1,6 +1,6 @@
 """gunicorn's production settings: `gunicorn -c deploy/gunicorn.conf.py shop.wsgi`.
 
-The same file serves `make cluster` (scripts/cluster.py) and the Docker image. Tune it from the
+The same file serves deploy/Procfile, `make cluster` (deploy/Procfile.cluster) and the Docker image. Tune it from the
 environment:
 
   PORT               port to listen on, all interfaces (default 8000); BIND overrides the

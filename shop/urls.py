@@ -26,7 +26,7 @@ admin.site.site_header = f"{settings.SHOP_NAME} administration"
 admin.site.site_title = f"{settings.SHOP_NAME} admin"
 admin.site.index_title = "Run the shop"
 
-# For load balancers, compose's healthcheck and the test helpers (scripts/servers.py): 200 when
+# /health/ for load balancers, compose's healthcheck and the test helpers (scripts/servers.py): 200 when
 # the database and the cache answer, 500 when one does not. Never cached (the view says so);
 # no session is read or written. The Celery broker's check joins when Celery does.
 health = HealthCheckView.as_view(
@@ -34,7 +34,7 @@ health = HealthCheckView.as_view(
 )
 
 urlpatterns = [
-    path("health/", health, name="health"),
+    *optional_slash("health", health, "health"),
     path("api/", include(api_urls)),
     path("admin/", admin.site.urls),
     path("accounts/", include("allauth.urls")),
