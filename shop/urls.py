@@ -26,9 +26,9 @@ admin.site.site_header = f"{settings.SHOP_NAME} administration"
 admin.site.site_title = f"{settings.SHOP_NAME} admin"
 admin.site.index_title = "Run the shop"
 
-# /health/ for load balancers, compose's healthcheck and the test helpers (scripts/servers.py): 200 when
-# the database and the cache answer, 500 when one does not. Never cached (the view says so);
-# no session is read or written. The Celery broker's check joins when Celery does.
+# /health/ for load balancers, compose's healthcheck and the test helpers (scripts/servers.py):
+# 200 when the database and the cache answer, 500 when one does not. Never cached (the view
+# says so); no session is read or written. The Celery broker's check joins when Celery does.
 health = HealthCheckView.as_view(
     checks=["health_check.checks.Database", "health_check.checks.Cache"]
 )
