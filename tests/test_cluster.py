@@ -17,6 +17,7 @@ import subprocess
 import sys
 import threading
 import time
+from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -25,13 +26,23 @@ import redis
 import requests
 
 from scripts import cluster as cluster_script
-from scripts.servers import ROOT, Cluster, with_path
-from shop import demo_data
+from scripts.servers import ROOT, Cluster, manage, with_path
 
 TIMEOUT = 15  # seconds for one request
 CLUSTER_DATABASE = "/shop_cluster_test"
 CLUSTER_REDIS_DB = "/13"
 NGINX = Path("/usr/sbin/nginx")
+
+
+@dataclass(frozen=True)
+class Account:
+    email: str
+    password: str
+
+
+# Accounts of the test's own: with DEBUG off the demo accounts get random passwords.
+SHOPPER = Account("cluster-shopper@example.com", secrets.token_urlsafe(12))
+ADMIN = Account("cluster-admin@example.com", secrets.token_urlsafe(12))
 
 
 def cluster_unavailable() -> str | None:
@@ -66,8 +77,15 @@ def cluster(tmp_path_factory):
         quiet=True,
     )
     shop = Cluster(env).start()
-    yield shop
-    shop.stop()
+    try:
+        for account in (SHOPPER, ADMIN):
+            payload = {"name": "Cluster", "email": account.email, "password": account.password}
+            signed_up = requests.post(f"{shop.url}/api/signup", json=payload, timeout=TIMEOUT)
+            assert signed_up.status_code == 201, signed_up.text
+        manage("make_admin", ADMIN.email, env={**os.environ, **env})
+        yield shop
+    finally:
+        shop.stop()
 
 
 def test_cluster_nginx_conf_is_the_production_site_on_loopback():
@@ -140,8 +158,8 @@ def test_session_started_on_one_app_server_goes_on_on_the_other(cluster):
         f"{a}/login",
         data={
             "csrfmiddlewaretoken": csrf_token(browser, f"{a}/login"),
-            "login": demo_data.USER.email,
-            "password": demo_data.USER.password,
+            "login": SHOPPER.email,
+            "password": SHOPPER.password,
         },
         allow_redirects=False,
         timeout=TIMEOUT,
@@ -153,7 +171,7 @@ def test_session_started_on_one_app_server_goes_on_on_the_other(cluster):
     assert "Welcome to your Dashboard" in dashboard.text
     me = browser.get(f"{b}/api/user/me", timeout=TIMEOUT)
     assert me.status_code == 200
-    assert me.json()["email"] == demo_data.USER.email
+    assert me.json()["email"] == SHOPPER.email
 
     # Signing out on B ends the session on A too.
     signed_out = browser.post(
@@ -168,7 +186,7 @@ def test_session_started_on_one_app_server_goes_on_on_the_other(cluster):
 
 def test_part_changed_through_one_app_server_shows_on_the_other_at_once(cluster):
     a, b = cluster.app_url(0), cluster.app_url(1)
-    admin = bearer(a, demo_data.ADMIN)
+    admin = bearer(a, ADMIN)
     name = f"Cluster sprocket {secrets.token_hex(4)}"
     # Both app servers have rendered (and may have cached) the catalog before the change.
     for base in (a, b):
@@ -223,7 +241,7 @@ def test_stopping_one_app_server_loses_no_request_and_no_order(cluster):
     answered 200 (nginx repeats on B what A refused); every 201 is one order in the database,
     and an order nginx could not deliver (502) was not placed: orders = 201s, stock adds up."""
     url = cluster.url
-    admin, shopper = bearer(url, demo_data.ADMIN), bearer(url, demo_data.USER)
+    admin, shopper = bearer(url, ADMIN), bearer(url, SHOPPER)
     stock = 1000
     added = requests.post(
         f"{url}/api/allparts",
@@ -276,7 +294,7 @@ def test_stopping_one_app_server_loses_no_request_and_no_order(cluster):
                 orders.append((answer.status_code, booking_id, quantity))
             except requests.RequestException as error:
                 orders.append((repr(error), None, quantity))
-            time.sleep(0.15)
+            time.sleep(0.3)  # orders before, during and after the stop
 
     workers = [threading.Thread(target=browse) for _ in range(3)] + [threading.Thread(target=buy)]
     for worker in workers:
@@ -285,7 +303,7 @@ def test_stopping_one_app_server_loses_no_request_and_no_order(cluster):
         time.sleep(1.0)
         assert cluster.stop_app(0) == 0  # gunicorn exits cleanly once its requests are done
         stopped_at = time.monotonic()
-        time.sleep(2.0)
+        time.sleep(3.0)
     finally:
         done.set()
         for worker in workers:
@@ -310,7 +328,7 @@ def test_stopping_one_app_server_loses_no_request_and_no_order(cluster):
     assert len(placed) >= ORDERS // 2, orders
     answer = requests.get(
         f"{url}/api/booking",
-        params={"email": demo_data.USER.email},
+        params={"email": SHOPPER.email},
         headers=shopper,
         timeout=TIMEOUT,
     )

@@ -31,7 +31,7 @@ def test_health_fails_when_the_cache_does_not_answer(settings):
     but the health check reports the cache as down."""
     settings.CACHES = {
         "default": {
-            "BACKEND": "shop.cache.TolerantRedisCache",
+            "BACKEND": "core.tolerant_cache.TolerantRedisCache",
             "LOCATION": f"redis://127.0.0.1:{free_port()}/0",
         }
     }
