@@ -68,8 +68,12 @@ run: setup ## Migrate, seed demo data if empty, serve on 127.0.0.1:PORT (8000; s
 	$(PY) manage.py seed_demo --if-empty
 	$(PY) manage.py runserver 127.0.0.1:$(PORT)
 
-cluster: setup $(VENV)/.installed-dev ## nginx (127.0.0.1:CLUSTER_PORT, 8080) before two gunicorn app servers on PostgreSQL + Redis
-	$(PY) scripts/cluster.py start --port $(CLUSTER_PORT)
+# The cluster's run folder: nginx.conf, cluster.env (honcho's environment), logs, pid files.
+CLUSTER_RUN ?= $(CURDIR)/.cluster
+
+cluster: setup $(VENV)/.installed-dev ## nginx (127.0.0.1:CLUSTER_PORT, 8080) before two gunicorn app servers on PostgreSQL + Redis (honcho)
+	$(PY) scripts/cluster.py prepare --run-dir $(CLUSTER_RUN) --port $(CLUSTER_PORT)
+	PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/honcho -f deploy/Procfile.cluster -e $(CLUSTER_RUN)/cluster.env start
 
 # The tests run on PostgreSQL and Redis (started, like chromium and nginx installed, by
 # scripts/test-machine.sh when missing). A skipped test fails the run: TEST_FORBID_SKIPS=0 allows
@@ -107,9 +111,10 @@ bench: setup $(VENV)/.installed-dev bench/node_modules/.installed ## Benchmark (
 
 SOAK_USERS   ?= 50
 SOAK_SECONDS ?= 60
+SOAK_RATE    ?= 10
 
-soak: setup $(VENV)/.installed-dev ## Load run: SOAK_USERS=50 shoppers, SOAK_SECONDS=60, gunicorn on PostgreSQL; 0 5xx, stock reconciles
-	$(PY) -m bench.run_soak --users $(SOAK_USERS) --seconds $(SOAK_SECONDS)
+soak: setup $(VENV)/.installed-dev ## Load run (locust): SOAK_USERS=50 shoppers, SOAK_SECONDS=60, gunicorn on PostgreSQL; 0 5xx, stock reconciles
+	$(PY) -m bench.run_soak --users $(SOAK_USERS) --seconds $(SOAK_SECONDS) --rate $(SOAK_RATE) --csv bench/out/soak
 
 clean: ## Remove .venv, frontend/node_modules, static/dist and staticfiles (keeps .env and db.sqlite3)
 	rm -rf $(VENV) frontend/node_modules static/dist staticfiles

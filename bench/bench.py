@@ -29,7 +29,7 @@ from pathlib import Path
 from bench.lib import db, lighthouse, load
 from bench.lib.reads import Reads, latency_rows, scale_rows, throughput_rows
 from bench.lib.report import render
-from bench.lib.server import ROOT, Gunicorn
+from scripts.servers import ROOT, Gunicorn
 
 OUT = ROOT / "bench" / "out"
 RESULTS = ROOT / "bench" / "results.md"

@@ -1,46 +1,36 @@
-"""Soak harness: a fresh shop on PostgreSQL behind gunicorn, a load run, a reconciliation.
+"""The load run: a fresh shop on PostgreSQL behind gunicorn, locust's shoppers, a reconciliation.
 
 1. creates an empty PostgreSQL database (on the server of DATABASE_URL, or 127.0.0.1:5432),
-   migrates it and imports SOAK_PARTS (known stock) with `manage.py import_parts`;
-2. starts gunicorn on a free loopback port (DEBUG=0, SECURE_SSL_REDIRECT=0, WORKERS workers,
-   the API's throttle rates raised so the shoppers of one address are not refused);
-3. signs up a shop admin (POST /api/signup, then `manage.py make_admin`);
-4. runs bench/soak.py (USERS shoppers for SECONDS seconds);
-5. reconciles again in the database: for every part, remaining stock + ordered quantities =
-   the stock imported, and no stock below zero; counts the tracebacks in gunicorn's log;
-6. stops gunicorn and drops the database.
+   migrates it, collects the static files and imports SOAK_PARTS (known stock) with `manage.py import_parts`;
+2. starts gunicorn on a free loopback port (scripts/servers.py: DEBUG=0, the API's throttle
+   rates raised so the shoppers of one address are not refused);
+3. runs locust headless with bench/locustfile.py: USERS shoppers, RATE a second, SECONDS s,
+   its statistics per route in bench/out/soak_*.csv (the totals come back in its ledger);
+4. reconciles in the database: for every part, remaining stock + the quantities of its orders
+   that still exist = the stock imported (none below zero), and the orders are exactly those
+   the shoppers were told were placed and not cancelled; counts the tracebacks in gunicorn's
+   log; stops gunicorn and drops the database.
 
     python -m bench.run_soak --users 50 --seconds 60      # make soak
 
-Exit status 0 only when there was no 5xx, no failed connection, no traceback and both
-reconciliations are exact.
+Exit status 0 only when there was no 5xx, no failed connection, no traceback and the
+reconciliation is exact.
 """
 
 import argparse
-import asyncio
 import json
 import os
-import secrets
 import subprocess
 import sys
 import tempfile
-import urllib.error
-import urllib.request
-from collections.abc import Iterator
-from contextlib import contextmanager
-from dataclasses import dataclass, field
 from pathlib import Path
-from urllib.parse import urlsplit
 
 import psycopg
 
-from bench import soak
-from bench.lib.server import Gunicorn
+from scripts.servers import ROOT, Gunicorn, fresh_database, manage, postgres_server, shop_env
 
-ROOT = Path(__file__).resolve().parents[1]
-DEFAULT_SERVER = "postgres://postgres@127.0.0.1:5432/postgres"
-ADMIN_EMAIL = "soak-admin@example.com"
-ADMIN_PASSWORD = "soak-admin-password"
+OUT = ROOT / "bench" / "out"
+MAX_USERS, MAX_SECONDS = 500, 900
 HIGH_RATE = "1000000/minute"
 # The API's throttles (core/throttles.py), raised: every shopper comes from 127.0.0.1.
 THROTTLES_OFF = dict.fromkeys(
@@ -60,135 +50,65 @@ SOAK_PARTS = [
 ]
 
 
-# --- Building blocks (tests/test_faults.py uses them too) --------------------------------
+def run_locust(
+    url: str, users: int, rate: float, seconds: int, ledger: Path, csv_prefix: Path
+) -> None:
+    csv_prefix.parent.mkdir(parents=True, exist_ok=True)
+    command = [sys.executable, "-m", "locust", "-f", str(ROOT / "bench" / "locustfile.py")]
+    command += ["--headless", "-u", str(users), "-r", str(rate), "-t", f"{seconds}s"]
+    command += ["--host", url, "--csv", str(csv_prefix), "--only-summary"]
+    # Shoppers finish the step in hand when time is up: no order placed and left untold.
+    command += ["--stop-timeout", "30", "--ledger", str(ledger), "--loglevel", "WARNING"]
+    # locust's own exit status counts failures; the verdict below counts them too, and more.
+    subprocess.run(command, cwd=ROOT, timeout=seconds + 120, check=False)
 
 
-def postgres_server(database_url: str | None = None) -> str:
-    """A PostgreSQL URL on the server to use: DATABASE_URL's when it is PostgreSQL."""
-    url = database_url if database_url is not None else os.environ.get("DATABASE_URL", "")
-    return url if url.startswith(("postgres://", "postgresql://")) else DEFAULT_SERVER
-
-
-def with_database(url: str, name: str) -> str:
-    return urlsplit(url)._replace(path=f"/{name}").geturl()
-
-
-@contextmanager
-def fresh_database(server_url: str, name: str) -> Iterator[str]:
-    """An empty database `name` on that server (dropped first if left over); its URL.
-    Dropped again afterwards."""
-    maintenance = with_database(server_url, "postgres")
-
-    def run(sql: str) -> None:
-        with psycopg.connect(maintenance, autocommit=True) as conn:
-            conn.execute(sql)
-
-    run(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-    run(f'CREATE DATABASE "{name}"')
-    try:
-        yield with_database(server_url, name)
-    finally:
-        run(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-
-
-def shop_env(database_url: str, **extra: str) -> dict[str, str]:
-    """The environment of a production-like shop on loopback, without the test runner's."""
-    env = {
-        k: v
-        for k, v in os.environ.items()
-        if k not in {"DJANGO_ALLOW_ASYNC_UNSAFE", "DJANGO_SETTINGS_MODULE"}
-    }
-    env.update(
-        DEBUG="0",
-        SECRET_KEY=secrets.token_urlsafe(40),
-        SECURE_SSL_REDIRECT="0",
-        ALLOWED_HOSTS="127.0.0.1",
-        DATABASE_URL=database_url,
-    )
-    env.update(extra)
-    return env
-
-
-def manage(*args: str, env: dict[str, str]) -> str:
-    """Run manage.py; its output, or RuntimeError with it when it fails."""
-    result = subprocess.run(
-        [sys.executable, "manage.py", *args],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
-    if result.returncode != 0:
-        raise RuntimeError(f"manage.py {' '.join(args)} failed:\n{result.stdout}{result.stderr}")
-    return result.stdout
-
-
-def http(method: str, url: str, payload: dict | None = None, token: str | None = None):
-    """(status, JSON body or None) of one request."""
-    data = json.dumps(payload).encode() if payload is not None else None
-    request = urllib.request.Request(url, data=data, method=method)
-    request.add_header("Content-Type", "application/json")
-    if token:
-        request.add_header("Authorization", f"Bearer {token}")
-    try:
-        with urllib.request.urlopen(request, timeout=30) as response:
-            return response.status, _body(response.read())
-    except urllib.error.HTTPError as error:
-        return error.code, _body(error.read())
-
-
-def _body(raw: bytes):
-    try:
-        return json.loads(raw)
-    except ValueError:
-        return None
-
-
-# --- The soak run --------------------------------------------------------------------------
-
-
-@dataclass
-class Outcome:
-    figures: soak.Figures
-    database_mismatches: list = field(default_factory=list)
-    tracebacks: int = 0
-
-    @property
-    def ok(self) -> bool:
-        return self.figures.ok and not self.database_mismatches and self.tracebacks == 0
-
-
-def database_mismatches(database_url: str, parts: list[dict]) -> list[str]:
-    """Per imported part: stock + ordered quantities = the stock imported; no stock below 0."""
-    query = """
+def reconcile(database_url: str, open_orders: dict[str, list[int]]) -> tuple[list, list]:
+    """(stock mismatches, order mismatches) found in the database."""
+    stock_query = """
         SELECT p.name, p.available_quantity, COALESCE(SUM(b.quantity), 0)
         FROM catalog_part p LEFT JOIN orders_booking b ON b.part_id = p.id
         GROUP BY p.id, p.name, p.available_quantity
     """
     with psycopg.connect(database_url) as conn:
-        rows = {name: (stock, ordered) for name, stock, ordered in conn.execute(query)}
-    problems = []
-    for part in parts:
-        stock, ordered = rows.get(part["name"], (None, 0))
-        if stock is None or stock < 0 or stock + ordered != part["availableQuantity"]:
-            problems.append(
-                f"{part['name']}: stock {stock} + ordered {ordered} != {part['availableQuantity']}"
+        rows = {name: (stock, ordered) for name, stock, ordered in conn.execute(stock_query)}
+        stored = {
+            str(pk): [part, quantity]
+            for pk, part, quantity in conn.execute(
+                "SELECT id, part_id, quantity FROM orders_booking"
             )
-    return problems
-
-
-def create_admin(base_url: str, env: dict[str, str]) -> None:
-    payload = {"name": "Soak Admin", "email": ADMIN_EMAIL, "password": ADMIN_PASSWORD}
-    status, body = http("POST", f"{base_url}/api/signup", payload)
-    if status != 201:
-        raise RuntimeError(f"admin sign-up failed: {status} {body}")
-    manage("make_admin", ADMIN_EMAIL, env=env)
+        }
+    stock = []
+    for part in SOAK_PARTS:
+        have, ordered = rows.get(part["name"], (None, 0))
+        if have is None or have < 0 or have + ordered != part["availableQuantity"]:
+            stock.append(
+                f"{part['name']}: stock {have} + ordered {ordered} != {part['availableQuantity']}"
+            )
+    orders = [
+        f"order {pk} was answered 201 but is missing" for pk in open_orders.keys() - stored.keys()
+    ]
+    orders += [
+        f"order {pk} exists but no shopper was told" for pk in stored.keys() - open_orders.keys()
+    ]
+    orders += [
+        f"order {pk} is {stored[pk]}, placed as {open_orders[pk]}"
+        for pk in stored.keys() & open_orders.keys()
+        if stored[pk] != open_orders[pk]
+    ]
+    return stock, orders
 
 
 def run(
-    users: int = 50, seconds: float = 60, workers: int = 4, database_url: str | None = None
-) -> Outcome:
+    users: int,
+    seconds: int,
+    rate: float,
+    workers: int,
+    csv_prefix: Path,
+    database_url: str | None = None,
+) -> dict:
+    if not (1 <= users <= MAX_USERS and 0 < seconds <= MAX_SECONDS):
+        raise SystemExit(f"soak: 1 to {MAX_USERS} users, 1 to {MAX_SECONDS} seconds")
     name = f"shop_soak_{os.getpid()}"
     with (
         tempfile.TemporaryDirectory() as tmp,
@@ -196,59 +116,77 @@ def run(
     ):
         env = shop_env(url, **THROTTLES_OFF)
         manage("migrate", "--noinput", env=env)
+        # Pages name their static files through the manifest collectstatic writes (DEBUG off).
+        manage("collectstatic", "--noinput", "-v", "0", env=env)
         parts_file = Path(tmp) / "parts.json"
         parts_file.write_text(json.dumps(SOAK_PARTS))
         manage("import_parts", str(parts_file), env=env)
-        server = Gunicorn(
-            env=env, log=Path(tmp) / "gunicorn.log", workers=workers, ready="/api/allparts"
-        ).start()
-        try:
-            create_admin(server.url, env)
-            config = soak.Config(server.url, users, seconds, ADMIN_EMAIL, ADMIN_PASSWORD)
-            figures = asyncio.run(soak.soak(config))
-        finally:
-            server.stop()
-        tracebacks = server.log_text().count("Traceback")
-        if tracebacks:
-            print(server.log_text()[-5000:], file=sys.stderr)
-        return Outcome(figures, database_mismatches(url, SOAK_PARTS), tracebacks)
+        ledger_file = Path(tmp) / "ledger.json"
+        with Gunicorn(env=env, log=Path(tmp) / "gunicorn.log", workers=workers) as server:
+            run_locust(server.url, users, rate, seconds, ledger_file, csv_prefix)
+        log = server.log_text()
+        if "Traceback" in log:
+            print(log[-5000:], file=sys.stderr)
+        ledger = json.loads(ledger_file.read_text())
+        stock, orders = reconcile(url, ledger["open_orders"])
+    statuses = ledger["statuses"]
+    figures = {
+        "users": users,
+        "seconds": seconds,
+        **{
+            key: ledger[key] for key in ("requests", "requests_per_s", "p50_ms", "p95_ms", "max_ms")
+        },
+        "statuses": dict(sorted(statuses.items())),
+        "server_errors": sum(n for status, n in statuses.items() if int(status) >= 500),
+        "failed_connections": statuses.get("0", 0),
+        "orders_placed": ledger.get("placed", 0),
+        "orders_cancelled": ledger.get("cancelled", 0),
+        "orders_refused": ledger.get("refused", 0),
+        "parts_checked": len(SOAK_PARTS),
+        "stock_mismatches": stock,
+        "order_mismatches": orders,
+        "tracebacks": log.count("Traceback"),
+    }
+    clean = not (figures["server_errors"] or figures["failed_connections"] or figures["tracebacks"])
+    figures["verdict"] = "pass" if clean and not stock and not orders else "fail"
+    return figures
 
 
-def report(outcome: Outcome) -> str:
-    lines = [soak.report(outcome.figures)]
-    verdict = "exact" if not outcome.database_mismatches else "MISMATCH"
-    lines.append(
-        f"  database check      {verdict}: stock + ordered = imported stock, for "
-        f"{len(SOAK_PARTS)} parts"
+def report(f: dict) -> str:
+    return "\n".join(
+        [
+            f"Soak run (locust): {f['users']} users for {f['seconds']} s",
+            f"  requests            {f['requests']} ({f['requests_per_s']}/s)",
+            f"  statuses            {', '.join(f'{k}: {v}' for k, v in f['statuses'].items())}",
+            f"  5xx answers         {f['server_errors']}",
+            f"  failed connections  {f['failed_connections']}",
+            f"  orders              {f['orders_placed']} placed, {f['orders_cancelled']} cancelled, "
+            f"{f['orders_refused']} refused (stock)",
+            f"  latency             p50 {f['p50_ms']} ms, p95 {f['p95_ms']} ms, max {f['max_ms']} ms",
+            f"  reconciliation      {'exact' if not f['stock_mismatches'] + f['order_mismatches'] else 'MISMATCH'}: "
+            f"{f['parts_checked']} parts (stock + ordered = imported), orders as the shoppers were told",
+            *(f"    {problem}" for problem in f["stock_mismatches"] + f["order_mismatches"]),
+            f"  server tracebacks   {f['tracebacks']}",
+            f"  verdict             {f['verdict'].upper()}",
+        ]
     )
-    lines += [f"    {problem}" for problem in outcome.database_mismatches]
-    lines.append(f"  server tracebacks   {outcome.tracebacks}")
-    lines.append("  verdict             " + ("PASS" if outcome.ok else "FAIL"))
-    return "\n".join(lines)
 
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--users", type=int, default=50)
-    parser.add_argument("--seconds", type=float, default=60)
+    parser.add_argument("--seconds", type=int, default=60)
+    parser.add_argument("--rate", type=float, default=10, help="shoppers started a second")
     parser.add_argument("--workers", type=int, default=4, help="gunicorn workers")
     parser.add_argument("--database-url", help="a PostgreSQL URL on the server to use")
+    parser.add_argument("--csv", type=Path, default=OUT / "soak", help="locust's CSV prefix")
     parser.add_argument("--json", help="also write the figures to this file")
     args = parser.parse_args(argv)
-    outcome = run(args.users, args.seconds, args.workers, args.database_url)
-    print(report(outcome))
+    figures = run(args.users, args.seconds, args.rate, args.workers, args.csv, args.database_url)
+    print(report(figures))
     if args.json:
-        Path(args.json).write_text(json.dumps(as_json(outcome), indent=2))
-    return 0 if outcome.ok else 1
-
-
-def as_json(outcome: Outcome) -> dict:
-    return {
-        **soak.as_json(outcome.figures),
-        "database_mismatches": outcome.database_mismatches,
-        "tracebacks": outcome.tracebacks,
-        "verdict": "pass" if outcome.ok else "fail",
-    }
+        Path(args.json).write_text(json.dumps(figures, indent=2))
+    return 0 if figures["verdict"] == "pass" else 1
 
 
 if __name__ == "__main__":

@@ -1,7 +1,7 @@
 """gunicorn's production settings: `gunicorn -c deploy/gunicorn.conf.py shop.wsgi`.
 
-The same file serves `make cluster` (scripts/cluster.py) and the Docker image. Tune it from the
-environment:
+The same file serves deploy/Procfile, `make cluster` (deploy/Procfile.cluster) and the Docker
+image. Tune it from the environment:
 
   PORT               port to listen on, all interfaces (default 8000); BIND overrides the
                      whole address, e.g. BIND=127.0.0.1:8001

@@ -60,6 +60,7 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "csp",
+    "health_check",  # /health/ (shop/urls.py)
     "allauth",
     "allauth.account",
     "allauth.socialaccount",

@@ -4,6 +4,7 @@ from django.conf import settings
 from django.contrib import admin
 from django.urls import include, path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
+from health_check.views import HealthCheckView
 
 from core.api import not_found
 from core.routing import optional_slash
@@ -25,7 +26,15 @@ admin.site.site_header = f"{settings.SHOP_NAME} administration"
 admin.site.site_title = f"{settings.SHOP_NAME} admin"
 admin.site.index_title = "Run the shop"
 
+# /health/ for load balancers, compose's healthcheck and the test helpers (scripts/servers.py):
+# 200 when the database and the cache answer, 500 when one does not. Never cached (the view
+# says so); no session is read or written. The Celery broker's check joins when Celery does.
+health = HealthCheckView.as_view(
+    checks=["health_check.checks.Database", "health_check.checks.Cache"]
+)
+
 urlpatterns = [
+    *optional_slash("health", health, "health"),
     path("api/", include(api_urls)),
     path("admin/", admin.site.urls),
     path("accounts/", include("allauth.urls")),

@@ -196,6 +196,8 @@ SIGNED_IN = Page(TO_LOGIN, OK, OK, OK)
 ADMIN_ONLY = Page(TO_LOGIN, SIGNED_OUT, SIGNED_OUT, OK)
 
 PAGES = {
+    # django-health-check's status page (database, cache): for load balancers, no sign-in.
+    "health": PUBLIC,
     "": PUBLIC,
     "blogs": PUBLIC,
     "myportfolio": PUBLIC,

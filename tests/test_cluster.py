@@ -1,11 +1,12 @@
-"""Two app servers behind nginx on one PostgreSQL and one Redis (scripts/cluster.py).
+"""Two app servers behind nginx on one PostgreSQL and one Redis: deploy/Procfile.cluster, run
+by honcho (scripts/cluster.py prepares it, scripts/servers.py starts it).
 
 The shop keeps nothing in one process: a session started on one app server goes on on the
 other, a part changed through one shows on the other at once, and nginx carries the traffic
 through the loss of one of them without losing a request it may repeat or placing an order
 twice. The cluster starts once for the module, on its own database and Redis db; it needs
-PostgreSQL (DATABASE_URL) and Redis (REDIS_URL), and nginx (installed with apt-get when
-missing), and is skipped, saying which is missing, otherwise.
+PostgreSQL (DATABASE_URL) and Redis (REDIS_URL), and is skipped, saying which is missing,
+otherwise; without nginx (which .ci/run installs) it fails.
 """
 
 import json
@@ -16,6 +17,8 @@ import subprocess
 import sys
 import threading
 import time
+from dataclasses import dataclass
+from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
@@ -23,11 +26,23 @@ import redis
 import requests
 
 from scripts import cluster as cluster_script
-from shop import demo_data
+from scripts.servers import ROOT, Cluster, manage, with_path
 
 TIMEOUT = 15  # seconds for one request
 CLUSTER_DATABASE = "/shop_cluster_test"
 CLUSTER_REDIS_DB = "/13"
+NGINX = Path("/usr/sbin/nginx")
+
+
+@dataclass(frozen=True)
+class Account:
+    email: str
+    password: str
+
+
+# Accounts of the test's own: with DEBUG off the demo accounts get random passwords.
+SHOPPER = Account("cluster-shopper@example.com", secrets.token_urlsafe(12))
+ADMIN = Account("cluster-admin@example.com", secrets.token_urlsafe(12))
 
 
 def cluster_unavailable() -> str | None:
@@ -42,30 +57,52 @@ def cluster_unavailable() -> str | None:
         redis.Redis.from_url(redis_url, socket_timeout=2).ping()
     except redis.RedisError as error:
         return f"Redis at {redis_url} does not answer: {error}"
-    try:
-        cluster_script.ensure_nginx()
-    except cluster_script.ClusterError as error:
-        return f"no nginx: {error}"
     return None
 
 
 @pytest.fixture(scope="module")
-def cluster():
+def cluster(tmp_path_factory):
     reason = cluster_unavailable()
     if reason:
         pytest.skip(reason)
-    env = os.environ
-    shop = cluster_script.Cluster(
-        database_url=cluster_script.with_path(env["DATABASE_URL"], CLUSTER_DATABASE),
-        redis_url=cluster_script.with_path(env["REDIS_URL"], CLUSTER_REDIS_DB),
+    if not NGINX.exists():
+        pytest.fail(f"{NGINX} is missing: `apt-get install nginx` (.ci/run does)")
+    env = cluster_script.prepare(
+        tmp_path_factory.mktemp("cluster"),
         port=0,  # any free port
+        database_url=with_path(os.environ["DATABASE_URL"], CLUSTER_DATABASE),
+        redis_url=with_path(os.environ["REDIS_URL"], CLUSTER_REDIS_DB),
         workers=2,
+        fresh=True,
         quiet=True,
     )
-    shop.prepare(fresh=True)
-    shop.start()
-    yield shop
-    shop.stop()
+    shop = Cluster(env).start()
+    try:
+        for account in (SHOPPER, ADMIN):
+            payload = {"name": "Cluster", "email": account.email, "password": account.password}
+            signed_up = requests.post(f"{shop.url}/api/signup", json=payload, timeout=TIMEOUT)
+            assert signed_up.status_code == 201, signed_up.text
+        manage("make_admin", ADMIN.email, env={**os.environ, **env})
+        yield shop
+    finally:
+        shop.stop()
+
+
+def test_cluster_nginx_conf_is_the_production_site_on_loopback():
+    """deploy/nginx/cluster.conf.template holds deploy/nginx/shop.conf's site (what compose
+    runs) line for line, but for the addresses: the cluster tests what production runs."""
+
+    def site(path: str) -> list[str]:
+        text = (ROOT / "deploy" / "nginx" / path).read_text()
+        lines = [line.strip() for line in text.splitlines()]
+        lines = [line for line in lines if line and not line.startswith("#")]
+        return lines[lines.index("map $uri $shop_static_cache_control {") :]
+
+    production, cluster = site("shop.conf"), site("cluster.conf.template")
+    addresses = ("listen ", "server app:", "server 127.0.0.1:", "alias ")
+    assert [line for line in cluster[:-1] if not line.startswith(addresses)] == [
+        line for line in production if not line.startswith(addresses)
+    ]
 
 
 def bearer(base: str, account) -> dict[str, str]:
@@ -100,7 +137,7 @@ def page(base: str, path: str) -> str:
 def test_no_state_in_one_process_with_redis():
     """With REDIS_URL set the settings keep nothing per process (no local-memory cache); the
     same check finds the local-memory cache without it."""
-    check = [sys.executable, str(cluster_script.ROOT / "scripts" / "cluster.py"), "check"]
+    check = [sys.executable, str(ROOT / "scripts" / "cluster.py"), "check"]
     env = {**os.environ, "DEBUG": "0", "SECRET_KEY": "check-only"}
     shared = subprocess.run(
         check, env={**env, "REDIS_URL": "redis://127.0.0.1:6379/13"}, capture_output=True, text=True
@@ -121,8 +158,8 @@ def test_session_started_on_one_app_server_goes_on_on_the_other(cluster):
         f"{a}/login",
         data={
             "csrfmiddlewaretoken": csrf_token(browser, f"{a}/login"),
-            "login": demo_data.USER.email,
-            "password": demo_data.USER.password,
+            "login": SHOPPER.email,
+            "password": SHOPPER.password,
         },
         allow_redirects=False,
         timeout=TIMEOUT,
@@ -134,7 +171,7 @@ def test_session_started_on_one_app_server_goes_on_on_the_other(cluster):
     assert "Welcome to your Dashboard" in dashboard.text
     me = browser.get(f"{b}/api/user/me", timeout=TIMEOUT)
     assert me.status_code == 200
-    assert me.json()["email"] == demo_data.USER.email
+    assert me.json()["email"] == SHOPPER.email
 
     # Signing out on B ends the session on A too.
     signed_out = browser.post(
@@ -149,7 +186,7 @@ def test_session_started_on_one_app_server_goes_on_on_the_other(cluster):
 
 def test_part_changed_through_one_app_server_shows_on_the_other_at_once(cluster):
     a, b = cluster.app_url(0), cluster.app_url(1)
-    admin = bearer(a, demo_data.ADMIN)
+    admin = bearer(a, ADMIN)
     name = f"Cluster sprocket {secrets.token_hex(4)}"
     # Both app servers have rendered (and may have cached) the catalog before the change.
     for base in (a, b):
@@ -204,7 +241,7 @@ def test_stopping_one_app_server_loses_no_request_and_no_order(cluster):
     answered 200 (nginx repeats on B what A refused); every 201 is one order in the database,
     and an order nginx could not deliver (502) was not placed: orders = 201s, stock adds up."""
     url = cluster.url
-    admin, shopper = bearer(url, demo_data.ADMIN), bearer(url, demo_data.USER)
+    admin, shopper = bearer(url, ADMIN), bearer(url, SHOPPER)
     stock = 1000
     added = requests.post(
         f"{url}/api/allparts",
@@ -257,7 +294,7 @@ def test_stopping_one_app_server_loses_no_request_and_no_order(cluster):
                 orders.append((answer.status_code, booking_id, quantity))
             except requests.RequestException as error:
                 orders.append((repr(error), None, quantity))
-            time.sleep(0.15)
+            time.sleep(0.3)  # orders before, during and after the stop
 
     workers = [threading.Thread(target=browse) for _ in range(3)] + [threading.Thread(target=buy)]
     for worker in workers:
@@ -266,7 +303,7 @@ def test_stopping_one_app_server_loses_no_request_and_no_order(cluster):
         time.sleep(1.0)
         assert cluster.stop_app(0) == 0  # gunicorn exits cleanly once its requests are done
         stopped_at = time.monotonic()
-        time.sleep(2.0)
+        time.sleep(3.0)
     finally:
         done.set()
         for worker in workers:
@@ -291,7 +328,7 @@ def test_stopping_one_app_server_loses_no_request_and_no_order(cluster):
     assert len(placed) >= ORDERS // 2, orders
     answer = requests.get(
         f"{url}/api/booking",
-        params={"email": demo_data.USER.email},
+        params={"email": SHOPPER.email},
         headers=shopper,
         timeout=TIMEOUT,
     )

@@ -19,7 +19,6 @@ from django.core.management import call_command
 from django.db import DataError, connection, connections
 
 from accounts.tests.factories import UserFactory
-from bench.run_soak import fresh_database, manage, postgres_server, shop_env
 from catalog.services import part_delete
 from catalog.tests.factories import PartFactory
 from conftest import bearer_client
@@ -27,6 +26,7 @@ from core.errors import Conflict
 from orders.models import Booking
 from orders.services import booking_approve, booking_cancel, booking_mark_paid, booking_place
 from reviews.services import review_create
+from scripts.servers import fresh_database, manage, postgres_server, shop_env
 
 postgres_only = pytest.mark.skipif(
     connection.vendor != "postgresql", reason="needs PostgreSQL (CI runs on it)"

@@ -24,12 +24,11 @@ from django.db import connection
 from django.test import Client, RequestFactory
 
 from accounts.tests.factories import UserFactory
-from bench.lib.server import Gunicorn, free_port
-from bench.run_soak import fresh_database, manage, postgres_server, shop_env
 from catalog.tests.factories import PartFactory
 from conftest import bearer_client
 from core.middleware import API_UNAVAILABLE, PAGE_UNAVAILABLE, unavailable_response
 from core.tolerant_cache import TolerantRedisCache
+from scripts.servers import Gunicorn, free_port, fresh_database, manage, postgres_server, shop_env
 
 postgres_only = pytest.mark.skipif(
     connection.vendor != "postgresql",
@@ -205,7 +204,7 @@ def shop(tmp_path_factory):
         # One worker with a persistent connection: the one the fault kills.
         env = {**direct, "DATABASE_URL": proxied(url, proxy.port), "CONN_MAX_AGE": "600"}
         log = parts.with_name("gunicorn.log")
-        server = Gunicorn(env=env, log=log, workers=1, ready="/api/allparts").start()
+        server = Gunicorn(env=env, log=log, workers=1).start()
         try:
             yield Shop(server, proxy)
             assert server.alive, "the shop's server stopped during the fault tests"

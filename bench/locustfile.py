@@ -1,0 +1,130 @@
+"""The load run's shoppers, for locust: `make soak` runs them through bench/run_soak.py.
+
+Each shopper signs up (POST /api/signup), then, until locust's time is up: browses (/,
+/allparts, GET /api/allparts), orders a random part (POST /api/booking), sometimes cancels
+one of its orders (DELETE /api/booking/<id>), sometimes lists its orders or signs in again
+(POST /api/token).
+
+An order refused for want of stock (400, 409) is an answer the shop may give, not a failure.
+The shoppers keep a ledger of what they were told (orders answered 201 and not cancelled) and
+of every status; with `--ledger FILE` it is written there at the end, for the reconciliation.
+Loopback hosts only.
+"""
+
+import json
+import random
+import uuid
+from collections import Counter
+from urllib.parse import urlsplit
+
+from locust import HttpUser, between, events, task
+
+PASSWORD = "soak-password-1"
+CANCEL_CHANCE = 0.35
+LIST_CHANCE = 0.1
+SIGN_IN_CHANCE = 0.05
+LOOPBACK = {"127.0.0.1", "localhost", "::1"}
+
+statuses: Counter = Counter()  # "0" is a failed connection or a timeout
+open_orders: dict[int, tuple[int, int]] = {}  # order id -> (part id, quantity)
+tally = Counter()  # placed, cancelled, refused
+
+
+@events.init_command_line_parser.add_listener
+def _options(parser) -> None:
+    parser.add_argument("--ledger", default="", help="write what the shoppers were told here")
+
+
+@events.test_start.add_listener
+def _loopback_only(environment, **_) -> None:
+    host = urlsplit(environment.host or "").hostname
+    if host not in LOOPBACK:
+        raise SystemExit(f"the load run goes to loopback addresses only, not {host!r}")
+
+
+@events.request.add_listener
+def _count(response, exception, **_) -> None:
+    statuses[str(getattr(response, "status_code", 0) or 0)] += 1
+
+
+@events.quitting.add_listener
+def _write_ledger(environment, **_) -> None:
+    """At the very end, once every shopper has stopped: nothing is added after this."""
+    if environment.parsed_options and environment.parsed_options.ledger:
+        total = environment.stats.total
+        ledger = {
+            "requests": total.num_requests,
+            "requests_per_s": round(
+                total.num_requests / max(total.last_request_timestamp - total.start_time, 0.1), 1
+            ),
+            "p50_ms": total.get_response_time_percentile(0.5),
+            "p95_ms": total.get_response_time_percentile(0.95),
+            "max_ms": round(total.max_response_time, 1),
+            "statuses": dict(statuses),
+            "open_orders": {str(pk): list(order) for pk, order in open_orders.items()},
+            **tally,
+        }
+        with open(environment.parsed_options.ledger, "w") as out:
+            json.dump(ledger, out, indent=2)
+
+
+class Shopper(HttpUser):
+    wait_time = between(0, 0.05)
+
+    def on_start(self) -> None:
+        self.email = f"soak-{uuid.uuid4().hex}@example.com"
+        self.orders: list[int] = []
+        payload = {"name": "Soak Shopper", "email": self.email, "password": PASSWORD}
+        answer = self.client.post("/api/signup", json=payload)
+        self.token = answer.json()["access"] if answer.status_code == 201 else None
+        if not self.token:
+            self.stop()
+
+    @property
+    def auth(self) -> dict[str, str]:
+        return {"Authorization": f"Bearer {self.token}"}
+
+    @task
+    def browse_and_order(self) -> None:
+        self.client.get("/")
+        self.client.get("/allparts")
+        parts = self.client.get("/api/allparts")
+        if parts.status_code == 200 and parts.json():
+            self.order(random.choice(parts.json()))
+        if self.orders and random.random() < CANCEL_CHANCE:
+            self.cancel(random.choice(self.orders))
+        if random.random() < LIST_CHANCE:
+            self.client.get(
+                f"/api/booking?email={self.email}", headers=self.auth, name="/api/booking"
+            )
+        if random.random() < SIGN_IN_CHANCE:
+            answer = self.client.post(
+                "/api/token", json={"email": self.email, "password": PASSWORD}
+            )
+            if answer.status_code == 200:
+                self.token = answer.json()["access"]
+
+    def order(self, part: dict) -> None:
+        quantity = random.randint(part["minimumOrderQuantity"], part["minimumOrderQuantity"] + 2)
+        payload = {"partId": part["_id"], "quantity": quantity, "address": "1 Soak Road"}
+        payload["phone"] = "+15550100"
+        with self.client.post(
+            "/api/booking", json=payload, headers=self.auth, catch_response=True
+        ) as answer:
+            if answer.status_code == 201:
+                order_id = answer.json()["_id"]
+                self.orders.append(order_id)
+                open_orders[order_id] = (part["_id"], quantity)
+                tally["placed"] += 1
+            elif answer.status_code in (400, 409):  # out of stock, or taken meanwhile
+                tally["refused"] += 1
+                answer.success()
+
+    def cancel(self, order_id: int) -> None:
+        answer = self.client.delete(
+            f"/api/booking/{order_id}", headers=self.auth, name="/api/booking/[id]"
+        )
+        if answer.status_code == 200:
+            self.orders.remove(order_id)
+            del open_orders[order_id]
+            tally["cancelled"] += 1
