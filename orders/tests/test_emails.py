@@ -168,7 +168,7 @@ def test_low_stock_is_mailed_to_admins_on_the_crossing_only(mailbox, admins, as_
     assert sorted(address for m in low for address in m.envelope_to) == admins
     assert low[0]["Subject"] == "Low stock: Clutch lever (1 left, minimum order 2)"
     text, html = parts(low[0])
-    assert f"{SITE}/purchaseintent/{part.pk}" in text
+    assert f"{SITE}/parts/{part.pk}" in text  # the part's public page
     assert f'href="{SITE}/dashboard/manageparts"' in html
 
     # Restocked to its minimum or more, the next crossing is reported again.
