@@ -2,6 +2,7 @@
 
 from django.http import HttpResponse
 from drf_spectacular.utils import extend_schema
+from rest_framework.exceptions import ValidationError
 from rest_framework.renderers import JSONRenderer
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -20,6 +21,11 @@ from .serializers import (
     PartOutputSerializer,
     PartSearchInputSerializer,
     StockChangeInputSerializer,
+)
+
+STOCK_BY_PATCH = (
+    "Stock can't be set here: send the units received or written off, with a reason, "
+    "to POST /api/allparts/{id}/stock"
 )
 
 
@@ -90,12 +96,11 @@ class PartDetailApi(APIView):
     )
     def patch(self, request, pk):
         part = get_or_404(Part.objects, pk)
+        if "availableQuantity" in request.data:  # stock changes on purpose only: POST …/stock
+            raise ValidationError({"availableQuantity": [STOCK_BY_PATCH]})
         data = PartInputSerializer(data=request.data, partial=True)
         data.is_valid(raise_exception=True)
-        fields = dict(data.validated_data)
-        if "available_quantity" in fields:  # a stocktake: the difference is a stock movement
-            stock.stock_count(part=part, quantity=fields.pop("available_quantity"), by=request.user)
-        services.part_update(part=part, **fields)
+        services.part_update(part=part, **data.validated_data)
         return Response({**PartOutputSerializer(part).data, "modifiedCount": 1})
 
     @extend_schema(responses={200: DeletedCountSerializer, **errors(401, 403, 404)})

@@ -1,5 +1,5 @@
 """Every change of a part's stock, and nothing else: reserve for an order, release it back,
-adjust by hand (received, written off), count (stocktake) and the initial stock.
+adjust by hand (received, written off) and the initial stock.
 
 Each change runs in one transaction with the part's row locked (`select_for_update`), checks
 again on the locked row (stock never goes below 0: the database's CheckConstraint backs this),
@@ -24,7 +24,6 @@ STOCK_BELOW_ZERO = (
     "Only {available} units are in stock, so {taken} can't be taken away: stock can't go below 0"
 )
 CHANGE_ZERO = "The change must be a whole number other than 0"
-STOCK_NEGATIVE = "Stock can't be negative"
 
 
 def _locked(part_id: int) -> Part:
@@ -111,21 +110,6 @@ def stock_adjust(
         raise Conflict(message)
     reason = reason or (Reason.RECEIVED if change > 0 else Reason.WRITTEN_OFF)
     movement = _move(part=locked, change=change, reason=reason, note=note, by=by)
-    part.available_quantity = locked.available_quantity
-    return movement
-
-
-@transaction.atomic
-def stock_count(*, part: Part, quantity: int, note: str = "", by=None) -> StockMovement | None:
-    """A stocktake: the shelf holds `quantity` units. The difference from the stock under the
-    lock is kept as a movement (None when there is none); `part` is refreshed."""
-    if quantity < 0:
-        raise Rejected(STOCK_NEGATIVE)
-    locked = _locked(part.pk)
-    change = quantity - locked.available_quantity
-    movement = None
-    if change:
-        movement = _move(part=locked, change=change, reason=Reason.COUNTED, note=note, by=by)
     part.available_quantity = locked.available_quantity
     return movement
 

@@ -213,9 +213,9 @@ def test_part_changed_through_one_app_server_shows_on_the_other_at_once(cluster)
     assert part_ids(b)[0] == part_id
 
     requests.get(f"{a}/api/allparts/{part_id}", timeout=TIMEOUT)
-    changed = requests.patch(
-        f"{b}/api/allparts/{part_id}",
-        json={"availableQuantity": 7},
+    changed = requests.post(
+        f"{b}/api/allparts/{part_id}/stock",
+        json={"change": -33, "reason": "Written off: water damage"},
         headers=admin,
         timeout=TIMEOUT,
     )

@@ -73,12 +73,16 @@ def test_movements_outlive_their_part_with_its_name():
     assert movement.part is None
 
 
-def test_patching_the_stock_by_api_is_a_counted_movement(as_admin, admin_user):
+def test_patch_refuses_to_set_the_stock(as_admin):
     part = PartFactory(available_quantity=10)
-    response = as_admin.patch(f"/api/allparts/{part.pk}", {"availableQuantity": 7}, format="json")
-    assert response.json()["availableQuantity"] == 7
-    movement = part.stock_movements.first()
-    assert (movement.change, movement.reason, movement.by) == (-3, "counted", admin_user)
+    response = as_admin.patch(
+        f"/api/allparts/{part.pk}", {"availableQuantity": 7, "name": "New"}, format="json"
+    )
+    assert response.status_code == 400
+    assert list(response.json()) == ["availableQuantity"]
+    part.refresh_from_db()
+    assert (part.available_quantity, part.name) == (10, part.name)
+    assert part.name != "New"
 
 
 class TestStockApi:
