@@ -96,7 +96,8 @@ class PartDetailApi(APIView):
     )
     def patch(self, request, pk):
         part = get_or_404(Part.objects, pk)
-        if "availableQuantity" in request.data:  # stock changes on purpose only: POST …/stock
+        sent = request.data if isinstance(request.data, dict) else {}
+        if "availableQuantity" in sent:  # stock changes on purpose only: POST …/stock
             raise ValidationError({"availableQuantity": [STOCK_BY_PATCH]})
         data = PartInputSerializer(data=request.data, partial=True)
         data.is_valid(raise_exception=True)

@@ -23,6 +23,8 @@ logger = logging.getLogger(__name__)
 PLACED_SUBJECT = "Order #{id} placed"
 PAID_SUBJECT = "Order #{id} paid: your receipt"
 SHIPPED_SUBJECT = "Order #{id} shipped"
+EXPIRED_SUBJECT = "Order #{id} expired: it was not paid in time"
+REFUNDED_SUBJECT = "Order #{id} refunded"
 ADMIN_PAID_SUBJECT = "New paid order: Order #{id}, {total}"
 ADMIN_LOW_STOCK_SUBJECT = "Low stock: {name} ({available} left, minimum order {minimum})"
 
@@ -52,6 +54,28 @@ def booking_mail_shipped(*, booking_id: int) -> int:
         return 0
     context = {"booking": booking, "orders_url": absolute_url("/dashboard/myorder")}
     return _send([_shopper_message(booking, "booking_shipped", SHIPPED_SUBJECT, context)])
+
+
+def booking_mail_expired(*, booking_id: int) -> int:
+    """To the shopper: the hold lapsed unpaid; the units are back on sale."""
+    booking = _booking(booking_id)
+    if booking is None or booking.state != "expired":
+        return 0
+    context = {
+        "booking": booking,
+        "part_url": absolute_url(f"/parts/{booking.part_id}") if booking.part_id else "",
+        "orders_url": absolute_url("/dashboard/myorder"),
+    }
+    return _send([_shopper_message(booking, "booking_expired", EXPIRED_SUBJECT, context)])
+
+
+def booking_mail_refunded(*, booking_id: int) -> int:
+    """To the shopper: the order's whole total went back to their card."""
+    booking = _booking(booking_id)
+    if booking is None or booking.state != "refunded":
+        return 0
+    context = {"booking": booking, "orders_url": absolute_url("/dashboard/myorder")}
+    return _send([_shopper_message(booking, "booking_refunded", REFUNDED_SUBJECT, context)])
 
 
 def booking_mail_paid_admins(*, booking_id: int) -> int:

@@ -33,5 +33,15 @@ def send_booking_shipped(*, booking_id: int) -> int:
 
 
 @shared_task(**RETRY)
+def send_booking_expired(*, booking_id: int) -> int:
+    return emails.booking_mail_expired(booking_id=booking_id)
+
+
+@shared_task(**RETRY)
+def send_booking_refunded(*, booking_id: int) -> int:
+    return emails.booking_mail_refunded(booking_id=booking_id)
+
+
+@shared_task(**RETRY)
 def send_low_stock(*, booking_id: int, before: int) -> int:
     return emails.part_mail_low_stock(booking_id=booking_id, before=before)
