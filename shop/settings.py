@@ -200,7 +200,8 @@ REST_FRAMEWORK = {
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.AllowAny"],
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
-    "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
+    # DRF's JSON parser, refusing bodies over 2 MB or nested deeper than 50 levels (400).
+    "DEFAULT_PARSER_CLASSES": ["core.parsers.ShopJSONParser"],
     "DEFAULT_SCHEMA_CLASS": "core.throttles.ThrottledAutoSchema",
     "EXCEPTION_HANDLER": "core.api.exception_handler",
     "COERCE_DECIMAL_TO_STRING": False,
@@ -241,6 +242,10 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
 }
+
+# Form and JSON bodies over 2 MB are refused (400; JSON under /api/, see core.api.bad_request).
+# Uploaded files do not count: part images may be up to 5 MB (catalog).
+DATA_UPLOAD_MAX_MEMORY_SIZE = 2 * 1024 * 1024
 
 # --- Static files -----------------------------------------------------------------------
 
