@@ -55,14 +55,25 @@ class TokenRefreshThrottle(ShopThrottle):
     scope = "token_refresh"
 
 
-class OrderThrottle(ShopThrottle):
-    """Orders placed per user (reading the order list is not limited)."""
+class PerUserPostThrottle(ShopThrottle):
+    """POSTs per signed-in user (reading is not limited)."""
 
-    scope = "orders"
     methods = frozenset({"POST"})
 
     def ident(self, request) -> str:
         return f"user-{request.user.pk}"
+
+
+class OrderThrottle(PerUserPostThrottle):
+    """Orders placed per user."""
+
+    scope = "orders"
+
+
+class ReviewThrottle(PerUserPostThrottle):
+    """Reviews posted per user (THROTTLE_REVIEWS), by the API and by the Add Review page."""
+
+    scope = "reviews"
 
 
 class FailureThrottle(ShopThrottle):

@@ -207,7 +207,7 @@ REST_FRAMEWORK = {
     "COERCE_DECIMAL_TO_STRING": False,
     "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
     # Abuse limits of the API (core/throttles.py; counted in the cache): per client IP for
-    # sign-up and tokens, per user for placing orders. A tripped limit answers 429.
+    # sign-up and tokens, per user for placing orders and posting reviews. A tripped limit answers 429.
     "DEFAULT_THROTTLE_RATES": {
         "signup": env.str("THROTTLE_SIGNUP", default="20/minute"),
         "token": env.str("THROTTLE_TOKEN", default="30/minute"),
@@ -215,6 +215,7 @@ REST_FRAMEWORK = {
         "login_failed": env.str("THROTTLE_LOGIN_FAILED", default="10/minute"),
         "login_failed_account": env.str("THROTTLE_LOGIN_FAILED_ACCOUNT", default="20/hour"),
         "orders": env.str("THROTTLE_ORDERS", default="30/minute"),
+        "reviews": env.str("THROTTLE_REVIEWS", default="5/hour"),
     },
     "NUM_PROXIES": TRUSTED_PROXY_COUNT,
 }
