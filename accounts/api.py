@@ -15,7 +15,7 @@ from core.api import errors
 from core.emails import normalize_email
 from core.permissions import NOT_YOURS, IsShopAdmin, is_shop_admin, require_self_or_admin
 from core.throttles import (
-    LoginFailuresPerAccount,
+    LoginFailuresPerAccountAndIP,
     LoginFailuresPerIP,
     SignupThrottle,
     TokenRefreshThrottle,
@@ -79,10 +79,11 @@ class EmailTokenObtainPairSerializer(TokenObtainPairSerializer):
 
 
 class TokenApi(TokenObtainPairView):
-    """Sign in for tokens; limited per IP, and refused for a while after repeated failures."""
+    """Sign in for tokens; limited per IP, and refused for a while after repeated failures
+    from that IP, or for that account from that IP."""
 
     serializer_class = EmailTokenObtainPairSerializer
-    throttle_classes = [TokenThrottle, LoginFailuresPerIP, LoginFailuresPerAccount]
+    throttle_classes = [TokenThrottle, LoginFailuresPerIP, LoginFailuresPerAccountAndIP]
 
     def handle_exception(self, exc):
         if isinstance(exc, AuthenticationFailed):

@@ -79,6 +79,7 @@ MIDDLEWARE = [
     "whitenoise.middleware.WhiteNoiseMiddleware",
     # Before sessions and auth (they query the database); after the headers middleware.
     "core.middleware.DatabaseUnavailableMiddleware",
+    "core.middleware.RetryAfterMiddleware",  # every 429 page says when to come back
     "core.middleware.SessionMiddleware",  # Django's; a database failure on save is a 503
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -164,6 +165,7 @@ ACCOUNT_PASSWORD_MIN_LENGTH = None
 ACCOUNT_PRESERVE_USERNAME_CASING = False
 # Abuse limits of the pages (allauth's syntax; counted in the cache). A tripped limit answers
 # 429 with templates/429.html; repeated failed sign-ins keep the form, with a 429 status.
+# login_failed's "key" is the e-mail and the client address together (accounts/adapters.py).
 ACCOUNT_RATE_LIMITS = {
     "login": env.str("RATE_LIMIT_LOGIN", default="30/m/ip"),
     "login_failed": env.str("RATE_LIMIT_LOGIN_FAILED", default="10/m/ip,5/5m/key"),
@@ -213,6 +215,7 @@ REST_FRAMEWORK = {
         "token": env.str("THROTTLE_TOKEN", default="30/minute"),
         "token_refresh": env.str("THROTTLE_TOKEN_REFRESH", default="60/minute"),
         "login_failed": env.str("THROTTLE_LOGIN_FAILED", default="10/minute"),
+        # per e-mail and client address: others' failures never lock the owner out
         "login_failed_account": env.str("THROTTLE_LOGIN_FAILED_ACCOUNT", default="20/hour"),
         "orders": env.str("THROTTLE_ORDERS", default="30/minute"),
         "reviews": env.str("THROTTLE_REVIEWS", default="5/hour"),
