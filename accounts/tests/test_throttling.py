@@ -135,6 +135,7 @@ class TestApiTokenRefresh:
         for _ in range(api_rate("token_refresh")):
             response = client.post("/api/token/refresh", {"refresh": refresh}, format="json")
             assert response.status_code == 200
+            refresh = response.json()["refresh"]  # each refresh token is used once
         assert_throttled(client.post("/api/token/refresh", {"refresh": refresh}, format="json"))
         other = from_ip(IP_B).post("/api/token/refresh", {"refresh": refresh}, format="json")
         assert other.status_code == 200
