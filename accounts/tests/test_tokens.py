@@ -180,12 +180,6 @@ class TestPasswordChange:
         user.save()
         assert_dead(before)
 
-    def test_a_rehash_on_sign_in_is_no_change(self, user):
-        """Only the hash stored when the token was made counts: sign-ins keep working."""
-        tokens = sign_in(user)
-        assert_alive(tokens)
-        assert_alive(sign_in(user))
-
 
 class TestAccountGone:
     def test_deleted_account(self, user):
