@@ -13,6 +13,13 @@ from .validators import EMAIL_TAKEN, validate_shop_email
 class AccountAdapter(DefaultAccountAdapter):
     error_messages = {**DefaultAccountAdapter.error_messages, "email_taken": EMAIL_TAKEN}
 
+    def _get_login_attempts_cache_key(self, request, **credentials) -> str:
+        """The "key" of allauth's login_failed limit: the e-mail AND the client address, so
+        failures from one address never lock the owner out of another (API.md, "Tokens and
+        sign-in"); the "ip" rate still limits each address over all accounts."""
+        key = super()._get_login_attempts_cache_key(request, **credentials)
+        return f"{key}|{self.get_client_ip(request)}"
+
     def clean_email(self, email):
         email = normalize_email(super().clean_email(email))
         validate_shop_email(email)

@@ -8,14 +8,14 @@ from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
 from rest_framework_simplejwt.serializers import TokenObtainPairSerializer
-from rest_framework_simplejwt.tokens import RefreshToken
-from rest_framework_simplejwt.views import TokenObtainPairView, TokenRefreshView
+from rest_framework_simplejwt.tokens import Token
+from rest_framework_simplejwt.views import TokenObtainPairView, TokenRefreshView, TokenViewBase
 
 from core.api import errors
 from core.emails import normalize_email
 from core.permissions import NOT_YOURS, IsShopAdmin, is_shop_admin, require_self_or_admin
 from core.throttles import (
-    LoginFailuresPerAccount,
+    LoginFailuresPerAccountAndIP,
     LoginFailuresPerIP,
     SignupThrottle,
     TokenRefreshThrottle,
@@ -23,7 +23,7 @@ from core.throttles import (
     record_login_failure,
 )
 
-from . import selectors, services
+from . import selectors, services, tokens
 from .models import User
 from .serializers import (
     AdminCheckSerializer,
@@ -37,6 +37,8 @@ from .serializers import (
     TokenPairOutputSerializer,
     TokenRefreshInputSerializer,
     TokenRefreshOutputSerializer,
+    TokenRevokeInputSerializer,
+    TokenRevokeOutputSerializer,
     UserOutputSerializer,
 )
 
@@ -59,13 +61,11 @@ class SignupApi(APIView):
         data = SignupInputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         user = services.user_create(**data.validated_data)
-        refresh = RefreshToken.for_user(user)
         body = {
             "_id": user.pk,
             "email": user.email,
             "name": user.name,
-            "access": str(refresh.access_token),
-            "refresh": str(refresh),
+            **tokens.token_pair_for_user(user),
         }
         return Response(SignupOutputSerializer(body).data, status=status.HTTP_201_CREATED)
 
@@ -73,16 +73,19 @@ class SignupApi(APIView):
 class EmailTokenObtainPairSerializer(TokenObtainPairSerializer):
     """simplejwt's e-mail + password login, with the address compared case-insensitively."""
 
+    token_class = tokens.ShopRefreshToken
+
     def validate(self, attrs):
         attrs[self.username_field] = normalize_email(attrs.get(self.username_field, ""))
         return super().validate(attrs)
 
 
 class TokenApi(TokenObtainPairView):
-    """Sign in for tokens; limited per IP, and refused for a while after repeated failures."""
+    """Sign in for tokens; limited per IP, and refused for a while after repeated failures
+    from that IP, or for that account from that IP."""
 
     serializer_class = EmailTokenObtainPairSerializer
-    throttle_classes = [TokenThrottle, LoginFailuresPerIP, LoginFailuresPerAccount]
+    throttle_classes = [TokenThrottle, LoginFailuresPerIP, LoginFailuresPerAccountAndIP]
 
     def handle_exception(self, exc):
         if isinstance(exc, AuthenticationFailed):
@@ -95,12 +98,25 @@ class TokenApi(TokenObtainPairView):
 
 
 class TokenRefreshApi(TokenRefreshView):
-    """A new access token for a refresh token; 401 once the account is gone."""
+    """A new token pair for a refresh token, which is used up (rotation); 401 once it was used
+    or revoked, the password changed, or the account is gone or inactive."""
 
     serializer_class = TokenRefreshInputSerializer
     throttle_classes = [TokenRefreshThrottle]
 
     @extend_schema(responses={200: TokenRefreshOutputSerializer, **errors(400, 401, 415)})
+    def post(self, request, *args, **kwargs):
+        return super().post(request, *args, **kwargs)
+
+
+class TokenRevokeApi(TokenViewBase):
+    """Revoke a refresh token and the access tokens minted from it (its whole family); a
+    token that is not a live refresh token answers 401, as simplejwt's views do."""
+
+    serializer_class = TokenRevokeInputSerializer
+    throttle_classes = [TokenRefreshThrottle]
+
+    @extend_schema(responses={200: TokenRevokeOutputSerializer, **errors(400, 401, 415)})
     def post(self, request, *args, **kwargs):
         return super().post(request, *args, **kwargs)
 
@@ -122,10 +138,11 @@ class TokenExchangeApi(APIView):
             claimed.add(normalize_email(data.validated_data["email"]))
         if claimed != {request.user.email}:
             raise PermissionDenied(NOT_YOURS)
-        body = {
-            "result": request.user,
-            "token": str(RefreshToken.for_user(request.user).access_token),
-        }
+        if isinstance(request.auth, Token):  # a bearer token: never outlives the one presented
+            token = tokens.access_token_renewed(user=request.user, presented=request.auth)
+        else:  # the site session: a fresh token, revoked when the session signs out
+            token = tokens.access_token_for_session(user=request.user, session=request.session)
+        body = {"result": request.user, "token": str(token)}
         return Response(TokenExchangeOutputSerializer(body).data)
 
 

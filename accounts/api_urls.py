@@ -23,6 +23,7 @@ urlpatterns = [
     *optional_slash("signup", api.SignupApi.as_view(), "signup"),
     *optional_slash("token", api.TokenApi.as_view(), "token"),
     *optional_slash("token/refresh", api.TokenRefreshApi.as_view(), "token-refresh"),
+    *optional_slash("token/revoke", api.TokenRevokeApi.as_view(), "token-revoke"),
     *optional_slash("user", api.UserListApi.as_view(), "user-list"),
     *optional_slash("user/me", api.UserMeApi.as_view(), "user-me"),
     *optional_slash("user/admin/<email:email>", api.MakeAdminApi.as_view(), "user-make-admin"),

@@ -1,6 +1,7 @@
 """allauth's sign-in form with the spec's label and messages (ACCOUNT_FORMS["login"])."""
 
 from allauth.account.forms import LoginForm as AllauthLoginForm
+from django.core.exceptions import ValidationError
 
 from core.emails import normalize_email
 
@@ -8,8 +9,9 @@ from . import validators as v
 
 
 class LoginForm(AllauthLoginForm):
-    """E-mail + password sign-in: "Email is required", "Provide a valid email", "Password is
-    required"; allauth keeps the authentication failure message and the rate limits."""
+    """E-mail + password sign-in with the spec's messages (§5): "Email is required", "Provide a
+    valid email", "Password is required", "Must be 6 characters or longer"; allauth keeps the
+    authentication failure message and the rate limits."""
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
@@ -25,6 +27,13 @@ class LoginForm(AllauthLoginForm):
         email = normalize_email(super().clean_login())
         v.validate_shop_email(email)
         return email
+
+    def clean_password(self):
+        password = self.cleaned_data["password"]
+        if len(password) < v.MIN_PASSWORD_LENGTH:
+            # No account has such a password: refused before any attempt is made or counted.
+            raise ValidationError(v.PASSWORD_TOO_SHORT, code="password_too_short")
+        return password
 
     def clean(self):
         cleaned_data = super().clean()

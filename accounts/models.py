@@ -47,6 +47,8 @@ class User(AbstractUser):
     linkedin = models.CharField(
         "LinkedIn", max_length=300, blank=True, validators=[validate_http_url]
     )
+    # {family id: unix time revoked}: API token families that answer 401 (accounts/tokens.py).
+    revoked_token_families = models.JSONField(default=dict, blank=True, editable=False)
 
     USERNAME_FIELD = "email"
     EMAIL_FIELD = "email"

@@ -2,14 +2,19 @@
 
 from django.contrib.auth.password_validation import validate_password
 from django.core.exceptions import ValidationError as DjangoValidationError
+from django.db import transaction
 from rest_framework import serializers
 from rest_framework.exceptions import AuthenticationFailed
 from rest_framework_simplejwt.serializers import TokenRefreshSerializer
+from rest_framework_simplejwt.settings import api_settings as jwt_settings
+from rest_framework_simplejwt.token_blacklist.models import OutstandingToken
 
 from core.emails import normalize_email
 
+from . import services
 from . import validators as v
 from .models import User
+from .tokens import ShopRefreshToken, revocation_reason
 
 
 def required(message: str) -> dict:
@@ -88,19 +93,46 @@ class TokenPairOutputSerializer(serializers.Serializer):
 
 
 class TokenRefreshInputSerializer(TokenRefreshSerializer):
-    """simplejwt's refresh, with a 401 (not a server error) when the account was deleted."""
+    """simplejwt's refresh with rotation: the used token is blacklisted and a new pair answers.
+    401 (never a server error) when the account is gone or inactive, the password changed, the
+    family was revoked, or the token was used before: the token's row is locked while it is
+    checked and blacklisted, so two requests racing with one token cannot both succeed."""
+
+    token_class = ShopRefreshToken
 
     def validate(self, attrs):
-        try:
-            return super().validate(attrs)
-        except User.DoesNotExist as exc:
+        refresh = self.token_class(attrs["refresh"])  # malformed, expired or used: TokenError
+        user = User.objects.filter(pk=refresh.get(jwt_settings.USER_ID_CLAIM)).first()
+        if user is None or not user.is_active:
             raise AuthenticationFailed(
                 self.error_messages["no_active_account"], "no_active_account"
-            ) from exc
+            )
+        reason = revocation_reason(user, refresh)
+        if reason:
+            raise AuthenticationFailed(reason, "token_revoked")
+        with transaction.atomic():
+            jti = refresh[jwt_settings.JTI_CLAIM]
+            list(OutstandingToken.objects.select_for_update().filter(jti=jti).order_by())
+            return super().validate(attrs)  # checks the blacklist again, under the lock
 
 
 class TokenRefreshOutputSerializer(serializers.Serializer):
     access = serializers.CharField()
+    refresh = serializers.CharField()
+
+
+class TokenRevokeInputSerializer(serializers.Serializer):
+    """POST /api/token/revoke: the refresh token to revoke (services.refresh_token_revoke)."""
+
+    refresh = serializers.CharField()
+
+    def validate(self, attrs):
+        services.refresh_token_revoke(refresh=attrs["refresh"])
+        return {"revoked": True}
+
+
+class TokenRevokeOutputSerializer(serializers.Serializer):
+    revoked = serializers.BooleanField()
 
 
 class TokenExchangeInputSerializer(serializers.Serializer):

@@ -2,6 +2,7 @@
 
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.http import Http404, JsonResponse
+from django.views import defaults
 from django.views.decorators.csrf import csrf_exempt
 from drf_spectacular.extensions import OpenApiSerializerExtension
 from rest_framework import exceptions, serializers, status
@@ -103,3 +104,14 @@ def get_or_404(queryset, pk: int):
 def not_found(request, *args, **kwargs):
     """JSON 404 for paths under /api/ that name no endpoint."""
     return JsonResponse({"detail": "Not found."}, status=404)
+
+
+BAD_REQUEST = "The request could not be read (too large, or malformed)."
+
+
+def bad_request(request, exception):
+    """handler400: Django's answer to a request it refuses before any view runs (a body over
+    DATA_UPLOAD_MAX_MEMORY_SIZE, too many fields, …): JSON under /api/, the page elsewhere."""
+    if request.path.startswith("/api/"):
+        return JsonResponse({"detail": BAD_REQUEST}, status=400)
+    return defaults.bad_request(request, exception)

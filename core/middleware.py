@@ -134,3 +134,20 @@ class NotFoundPageMiddleware:
             return None
         handler = get_resolver().resolve_error_handler(404)
         return handler(request, exception)
+
+
+PAGE_RETRY_AFTER_SECONDS = "60"
+
+
+class RetryAfterMiddleware:
+    """Every 429 says when to come back: allauth's rate-limit page and the sign-in form's 429
+    carry no Retry-After of their own, so they get one (the API's throttles set theirs)."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        response = self.get_response(request)
+        if response.status_code == 429 and not response.has_header("Retry-After"):
+            response["Retry-After"] = PAGE_RETRY_AFTER_SECONDS
+        return response

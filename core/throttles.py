@@ -55,14 +55,25 @@ class TokenRefreshThrottle(ShopThrottle):
     scope = "token_refresh"
 
 
-class OrderThrottle(ShopThrottle):
-    """Orders placed per user (reading the order list is not limited)."""
+class PerUserPostThrottle(ShopThrottle):
+    """POSTs per signed-in user (reading is not limited)."""
 
-    scope = "orders"
     methods = frozenset({"POST"})
 
     def ident(self, request) -> str:
         return f"user-{request.user.pk}"
+
+
+class OrderThrottle(PerUserPostThrottle):
+    """Orders placed per user."""
+
+    scope = "orders"
+
+
+class ReviewThrottle(PerUserPostThrottle):
+    """Reviews posted per user (THROTTLE_REVIEWS), by the API and by the Add Review page."""
+
+    scope = "reviews"
 
 
 class FailureThrottle(ShopThrottle):
@@ -93,15 +104,16 @@ class LoginFailuresPerIP(FailureThrottle):
     scope = "login_failed"
 
 
-class LoginFailuresPerAccount(FailureThrottle):
-    """Failed sign-ins per e-mail address, from any IP (slows down a distributed guess)."""
+class LoginFailuresPerAccountAndIP(FailureThrottle):
+    """Failed sign-ins per e-mail address from one client IP: a guesser elsewhere never locks
+    the account's owner out (API.md, "Tokens and sign-in"); the per-IP limit bounds the rest."""
 
     scope = "login_failed_account"
 
     def ident(self, request) -> str:
         data = request.data if isinstance(request.data, dict) else {}
         email = normalize_email(str(data.get("email") or ""))
-        return hashlib.sha256(email.encode()).hexdigest()
+        return hashlib.sha256(f"{email}|{self.get_ident(request)}".encode()).hexdigest()
 
 
 def record_login_failure(request, view) -> None:

@@ -6,6 +6,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from core.api import created, errors, with_count
+from core.throttles import ReviewThrottle
 
 from . import selectors, services
 from .serializers import (
@@ -16,6 +17,8 @@ from .serializers import (
 
 
 class ReviewApi(APIView):
+    throttle_classes = [ReviewThrottle]  # POST only, per user
+
     def get_permissions(self):
         return [IsAuthenticated()] if self.request.method == "POST" else []
 

@@ -9,6 +9,8 @@ from .models import MAX_RATING, MIN_RATING, Review
 
 RATINGS_INVALID = "Ratings must be a whole number from 1 to 5"
 REVIEW_REQUIRED = "Review is required"
+MAX_REVIEW_LENGTH = 2000
+REVIEW_TOO_LONG = f"Review must be at most {MAX_REVIEW_LENGTH:,} characters"
 
 
 class ReviewOutputSerializer(serializers.ModelSerializer):
@@ -24,7 +26,10 @@ class ReviewInputSerializer(serializers.Serializer):
     """name defaults to the reviewer's display name."""
 
     name = serializers.CharField(max_length=150, required=False, allow_blank=True, allow_null=True)
-    review = serializers.CharField(max_length=5000, error_messages=required(REVIEW_REQUIRED))
+    review = serializers.CharField(
+        max_length=MAX_REVIEW_LENGTH,
+        error_messages={**required(REVIEW_REQUIRED), "max_length": REVIEW_TOO_LONG},
+    )
     ratings = serializers.IntegerField(
         min_value=MIN_RATING,
         max_value=MAX_RATING,

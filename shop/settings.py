@@ -57,6 +57,7 @@ INSTALLED_APPS = [
     "django.contrib.sites",
     "rest_framework",
     "rest_framework_simplejwt",
+    "rest_framework_simplejwt.token_blacklist",
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "csp",
@@ -79,6 +80,7 @@ MIDDLEWARE = [
     "whitenoise.middleware.WhiteNoiseMiddleware",
     # Before sessions and auth (they query the database); after the headers middleware.
     "core.middleware.DatabaseUnavailableMiddleware",
+    "core.middleware.RetryAfterMiddleware",  # every 429 page says when to come back
     "core.middleware.SessionMiddleware",  # Django's; a database failure on save is a 503
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -164,6 +166,7 @@ ACCOUNT_PASSWORD_MIN_LENGTH = None
 ACCOUNT_PRESERVE_USERNAME_CASING = False
 # Abuse limits of the pages (allauth's syntax; counted in the cache). A tripped limit answers
 # 429 with templates/429.html; repeated failed sign-ins keep the form, with a 429 status.
+# login_failed's "key" is the e-mail and the client address together (accounts/adapters.py).
 ACCOUNT_RATE_LIMITS = {
     "login": env.str("RATE_LIMIT_LOGIN", default="30/m/ip"),
     "login_failed": env.str("RATE_LIMIT_LOGIN_FAILED", default="10/m/ip,5/5m/key"),
@@ -195,25 +198,29 @@ SOCIALACCOUNT_PROVIDERS = {
 
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "rest_framework_simplejwt.authentication.JWTAuthentication",
+        # simplejwt's, plus revoked token families (accounts/tokens.py)
+        "accounts.authentication.ShopJWTAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.AllowAny"],
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
-    "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
+    # DRF's JSON parser, refusing bodies over 2 MB or nested deeper than 50 levels (400).
+    "DEFAULT_PARSER_CLASSES": ["core.parsers.ShopJSONParser"],
     "DEFAULT_SCHEMA_CLASS": "core.throttles.ThrottledAutoSchema",
     "EXCEPTION_HANDLER": "core.api.exception_handler",
     "COERCE_DECIMAL_TO_STRING": False,
     "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
     # Abuse limits of the API (core/throttles.py; counted in the cache): per client IP for
-    # sign-up and tokens, per user for placing orders. A tripped limit answers 429.
+    # sign-up and tokens, per user for placing orders and posting reviews. A tripped limit answers 429.
     "DEFAULT_THROTTLE_RATES": {
         "signup": env.str("THROTTLE_SIGNUP", default="20/minute"),
         "token": env.str("THROTTLE_TOKEN", default="30/minute"),
         "token_refresh": env.str("THROTTLE_TOKEN_REFRESH", default="60/minute"),
         "login_failed": env.str("THROTTLE_LOGIN_FAILED", default="10/minute"),
+        # per e-mail and client address: others' failures never lock the owner out
         "login_failed_account": env.str("THROTTLE_LOGIN_FAILED_ACCOUNT", default="20/hour"),
         "orders": env.str("THROTTLE_ORDERS", default="30/minute"),
+        "reviews": env.str("THROTTLE_REVIEWS", default="5/hour"),
     },
     "NUM_PROXIES": TRUSTED_PROXY_COUNT,
 }
@@ -222,9 +229,15 @@ if DEBUG:
         "rest_framework.renderers.BrowsableAPIRenderer"
     )
 
+# Tokens (API.md, "Tokens and sign-in"; accounts/tokens.py): access tokens live 15 minutes,
+# refresh tokens 7 days and are used once (rotated, the used one blacklisted); a changed
+# password makes every earlier token answer 401 (CHECK_REVOKE_TOKEN), as do revoked families.
 SIMPLE_JWT = {
-    "ACCESS_TOKEN_LIFETIME": timedelta(hours=1),
+    "ACCESS_TOKEN_LIFETIME": timedelta(minutes=15),
     "REFRESH_TOKEN_LIFETIME": timedelta(days=7),
+    "ROTATE_REFRESH_TOKENS": True,
+    "BLACKLIST_AFTER_ROTATION": True,
+    "CHECK_REVOKE_TOKEN": True,
     "AUTH_HEADER_TYPES": ("Bearer",),
     "USER_ID_FIELD": "id",
     "SIGNING_KEY": SECRET_KEY,
@@ -241,6 +254,10 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
 }
+
+# Form and JSON bodies over 2 MB are refused (400; JSON under /api/, see core.api.bad_request).
+# Uploaded files do not count: part images may be up to 5 MB (catalog).
+DATA_UPLOAD_MAX_MEMORY_SIZE = 2 * 1024 * 1024
 
 # --- Static files -----------------------------------------------------------------------
 

@@ -50,4 +50,5 @@ urlpatterns = [
 if settings.BENCH_BARE_VIEW:  # `make bench` only: its yardstick, before the catch-all 404
     urlpatterns.insert(0, path("bench/bare", bench_views.bare))
 
+handler400 = "core.api.bad_request"
 handler404 = "shop.views.page_not_found"

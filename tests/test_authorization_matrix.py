@@ -21,6 +21,7 @@ from rest_framework.test import APIClient
 from rest_framework_simplejwt.tokens import RefreshToken
 
 from accounts.tests.factories import TEST_PASSWORD
+from accounts.tokens import token_pair_for_user
 from catalog.tests.factories import PartFactory
 from conftest import bearer_client
 from orders import services as order_services
@@ -120,6 +121,10 @@ API = {
     ),
     ("POST", "/api/token/refresh"): Api(
         200, 200, 200, 200, body=lambda w: {"refresh": str(RefreshToken.for_user(w.user))}
+    ),
+    # Anyone holding a refresh token may revoke it (its family with it).
+    ("POST", "/api/token/revoke"): Api(
+        200, 200, 200, 200, body=lambda w: {"refresh": token_pair_for_user(w.user)["refresh"]}
     ),
     ("GET", "/api/user"): Api(401, 403, 403, 200),
     ("GET", "/api/user/me"): Api(401, 200, 200, 200),

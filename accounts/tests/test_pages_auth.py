@@ -96,7 +96,15 @@ def test_login_page_drops_an_unsafe_next(client):
             {"login": "", "password": ""},
             {"login": "Email is required", "password": "Password is required"},
         ),
-        ({"login": "   ", "password": "x"}, {"login": "Email is required"}),
+        ({"login": "   ", "password": "secret1"}, {"login": "Email is required"}),
+        (
+            {"login": "   ", "password": "x"},
+            {"login": "Email is required", "password": "Must be 6 characters or longer"},
+        ),
+        (
+            {"login": "rider@example.com", "password": "12345"},
+            {"password": "Must be 6 characters or longer"},
+        ),
         ({"login": "not-an-email", "password": "secret1"}, {"login": "Provide a valid email"}),
         ({"login": "rider@example", "password": "secret1"}, {"login": "Provide a valid email"}),
         (

@@ -1,6 +1,6 @@
 // The islands' one API client: JSON in and out, the bearer token from localStorage (the spec's
 // behaviour), the session's CSRF header, and error bodies turned into messages.
-import { clearToken, csrfToken, exchangeToken, storedToken } from "./session.js";
+import { clearToken, csrfToken, exchangeToken, expiresSoon, storedToken } from "./session.js";
 
 export class ApiError extends Error {
   constructor(status, body) {
@@ -40,9 +40,15 @@ async function send(path, { method, body }, token) {
 
 /** Call the API; resolves to the JSON answer, rejects with ApiError. */
 export async function api(path, { method = "GET", body } = {}) {
-  let response = await send(path, { method, body }, storedToken());
+  let token = storedToken();
+  if (token && expiresSoon(token)) {
+    // About to expire (access tokens live 15 minutes): renew it first, without a failed call.
+    clearToken();
+    token = await exchangeToken();
+  }
+  let response = await send(path, { method, body }, token);
   if (response.status === 401) {
-    // An expired token: exchange the session for a new one and try once more.
+    // An expired or revoked token: exchange the session for a new one and try once more.
     clearToken();
     response = await send(path, { method, body }, await exchangeToken());
   }

@@ -116,6 +116,65 @@ describe("api", () => {
     expect(localStorage.getItem("accessToken")).toBeNull();
   });
 
+  const jwt = (secondsLeft) => {
+    const exp = Math.floor(Date.now() / 1000) + secondsLeft;
+    const payload = btoa(JSON.stringify({ exp, token_type: "access" })).replace(/=+$/, "");
+    return `header.${payload.replace(/\+/g, "-").replace(/\//g, "_")}.signature`;
+  };
+
+  it("renews a token that expires within 30 seconds before calling", async () => {
+    const fresh = jwt(900);
+    localStorage.setItem("accessToken", jwt(20));
+    fetchMock
+      .mockResolvedValueOnce(json(200, { token: fresh }))
+      .mockResolvedValueOnce(json(200, { ok: true }));
+    await expect(api("/api/bookings")).resolves.toEqual({ ok: true });
+    expect(fetchMock).toHaveBeenCalledTimes(2);
+    expect(fetchMock.mock.calls[0][0]).toBe("/api/user/ada%40example.com");
+    expect(fetchMock.mock.calls[0][1].headers).not.toHaveProperty("Authorization");
+    expect(fetchMock.mock.calls[1][1].headers.Authorization).toBe(`Bearer ${fresh}`);
+    expect(localStorage.getItem("accessToken")).toBe(fresh);
+  });
+
+  it("renews an expired token too", async () => {
+    localStorage.setItem("accessToken", jwt(-600));
+    fetchMock
+      .mockResolvedValueOnce(json(200, { token: "new-token" }))
+      .mockResolvedValueOnce(json(200, []));
+    await api("/api/bookings");
+    expect(fetchMock.mock.calls[1][1].headers.Authorization).toBe("Bearer new-token");
+  });
+
+  it("uses a token with more than 30 seconds left as it is", async () => {
+    const token = jwt(14 * 60);
+    localStorage.setItem("accessToken", token);
+    fetchMock.mockResolvedValueOnce(json(200, []));
+    await api("/api/bookings");
+    expect(fetchMock).toHaveBeenCalledTimes(1);
+    expect(fetchMock.mock.calls[0][1].headers.Authorization).toBe(`Bearer ${token}`);
+  });
+
+  it("a revoked token (401 before it expires) is exchanged once, then the call succeeds", async () => {
+    localStorage.setItem("accessToken", jwt(600));
+    fetchMock
+      .mockResolvedValueOnce(json(401, { detail: "This token has been revoked." }))
+      .mockResolvedValueOnce(json(200, { token: "new-token" }))
+      .mockResolvedValueOnce(json(200, { ok: true }));
+    await expect(api("/api/bookings")).resolves.toEqual({ ok: true });
+    expect(fetchMock).toHaveBeenCalledTimes(3);
+    expect(localStorage.getItem("accessToken")).toBe("new-token");
+  });
+
+  it("when the expiring token cannot be renewed (signed out), calls without one", async () => {
+    document.body.dataset = {};
+    localStorage.setItem("accessToken", jwt(5));
+    fetchMock.mockResolvedValueOnce(json(200, []));
+    await expect(api("/api/allparts")).resolves.toEqual([]);
+    expect(fetchMock).toHaveBeenCalledTimes(1);
+    expect(fetchMock.mock.calls[0][1].headers).not.toHaveProperty("Authorization");
+    expect(localStorage.getItem("accessToken")).toBeNull();
+  });
+
   it("rejects with an ApiError that carries the status and the body's message", async () => {
     fetchMock.mockResolvedValueOnce(json(409, { detail: "The order is not paid yet." }));
     const error = await api("/api/booking/o1", { method: "PUT", body: {} }).catch((e) => e);

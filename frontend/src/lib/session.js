@@ -15,6 +15,26 @@ export function storedToken() {
   return localStorage.getItem(TOKEN_KEY);
 }
 
+// SPEC §9: a token is treated as expired 30 s before it expires (access tokens live 15 minutes).
+export const EXPIRY_MARGIN_SECONDS = 30;
+
+/** Seconds until the JWT `token` expires; null when it carries no readable `exp`. */
+export function secondsLeft(token, now = Date.now()) {
+  try {
+    const payload = token.split(".")[1].replace(/-/g, "+").replace(/_/g, "/");
+    const { exp } = JSON.parse(atob(payload));
+    return typeof exp === "number" ? exp - now / 1000 : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Whether `token` has expired or will within the margin (unknown expiry: no). */
+export function expiresSoon(token, now = Date.now()) {
+  const left = secondsLeft(token, now);
+  return left !== null && left < EXPIRY_MARGIN_SECONDS;
+}
+
 export function clearToken() {
   localStorage.removeItem(TOKEN_KEY);
 }
