@@ -14,7 +14,9 @@ class EmailCleaningMixin:
     """E-mail addresses are stored trimmed and in lowercase, as everywhere else."""
 
     def clean_email(self):
-        return normalize_email(self.cleaned_data["email"])
+        email = normalize_email(self.cleaned_data["email"])
+        v.validate_shop_email(email)
+        return email
 
 
 class UserAdminCreationForm(EmailCleaningMixin, AdminUserCreationForm):
