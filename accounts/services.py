@@ -44,6 +44,7 @@ SHOP_ADMIN_PERMISSIONS = {
     "catalog": [
         *(f"{action}_category" for action in ("view", "add", "change", "delete")),
         *(f"{action}_part" for action in ("view", "add", "change", "delete")),
+        "view_stockmovement",  # a part's stock history (changed only through the services)
     ],
     # Orders are placed by shoppers; admins approve and cancel them (unpaid ones only: the
     # delete goes through booking_cancel) and read the payment events.

@@ -15,9 +15,7 @@ def review_list(*, limit: int | None = None, offset: int = 0) -> QuerySet[Review
     """Shown reviews (not hidden by staff), newest first; `limit` of them from `offset` when
     given."""
     reviews = (
-        Review.objects.filter(hidden=False)
-        .only(*REVIEW_LIST_FIELDS)
-        .order_by("-created_at", "-id")
+        Review.objects.filter(hidden=False).only(*REVIEW_LIST_FIELDS).order_by("-created_at", "-id")
     )
     return reviews[offset:] if limit is None else reviews[offset : offset + limit]
 

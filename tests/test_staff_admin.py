@@ -100,8 +100,12 @@ class TestShopAdmins:
     def test_a_part_change_is_saved(self, user):
         part = PartFactory(name="Old name")
         client = self.promoted(user)
-        form = client.get(f"/admin/catalog/part/{part.pk}/change/").context["adminform"].form
+        page = client.get(f"/admin/catalog/part/{part.pk}/change/")
+        form = page.context["adminform"].form
         data = {name: value for name, value in form.initial.items() if value is not None}
+        for inline in page.context["inline_admin_formsets"]:  # the stock history's formset
+            management = inline.formset.management_form
+            data.update({field.html_name: field.value() for field in management})
         data.update(name="New name", category="")
         response = client.post(f"/admin/catalog/part/{part.pk}/change/", data)
         assert response.status_code == 302, response.context["adminform"].form.errors
