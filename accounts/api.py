@@ -13,7 +13,13 @@ from rest_framework_simplejwt.views import TokenObtainPairView, TokenRefreshView
 
 from core.api import errors
 from core.emails import normalize_email
-from core.permissions import NOT_YOURS, IsShopAdmin, is_shop_admin, require_self_or_admin
+from core.permissions import (
+    NOT_ADMIN,
+    NOT_YOURS,
+    IsShopAdmin,
+    is_shop_admin,
+    require_self_or_admin,
+)
 from core.throttles import (
     LoginFailuresPerAccountAndIP,
     LoginFailuresPerIP,
@@ -39,6 +45,7 @@ from .serializers import (
     TokenRefreshOutputSerializer,
     TokenRevokeInputSerializer,
     TokenRevokeOutputSerializer,
+    UserDeletedSerializer,
     UserOutputSerializer,
 )
 
@@ -177,6 +184,14 @@ class ProfileUpdateApi(APIView):
         services.user_update_profile(user=user, **data.validated_data)
         return Response(ProfileOutputSerializer({"modifiedCount": 1, "result": user}).data)
 
+    @extend_schema(responses={200: UserDeletedSerializer, **errors(401, 403, 404, 409)})
+    def delete(self, request, email):
+        """The spec's "Remove User" (admins): the account goes, its orders stay unowned."""
+        if not is_shop_admin(request.user):
+            raise PermissionDenied(NOT_ADMIN)
+        services.user_delete(user=get_user_or_404(email), by=request.user)
+        return Response({"deletedCount": 1})
+
 
 class MakeAdminApi(APIView):
     permission_classes = [IsShopAdmin]
@@ -184,6 +199,14 @@ class MakeAdminApi(APIView):
     @extend_schema(request=None, responses={200: ModifiedCountSerializer, **errors(401, 403, 404)})
     def put(self, request, email):
         changed = services.user_make_admin(user=get_user_or_404(email))
+        return Response({"modifiedCount": int(changed)})
+
+    @extend_schema(
+        request=None, responses={200: ModifiedCountSerializer, **errors(401, 403, 404, 409)}
+    )
+    def delete(self, request, email):
+        """Take the shop-admin role back (never one's own, never a superuser's)."""
+        changed = services.user_remove_admin(user=get_user_or_404(email), by=request.user)
         return Response({"modifiedCount": int(changed)})
 
 

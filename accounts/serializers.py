@@ -168,5 +168,9 @@ class ModifiedCountSerializer(serializers.Serializer):
     modifiedCount = serializers.IntegerField()
 
 
+class UserDeletedSerializer(serializers.Serializer):
+    deletedCount = serializers.IntegerField()
+
+
 class AdminCheckSerializer(serializers.Serializer):
     admin = serializers.BooleanField()

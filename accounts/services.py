@@ -3,11 +3,14 @@
 import time
 
 from allauth.account.models import EmailAddress
+from django.contrib.auth.models import Group, Permission
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
+from django.db.models import Q
 from rest_framework_simplejwt.settings import api_settings as jwt_settings
 
 from core.emails import normalize_email
+from core.errors import Conflict
 
 from .models import User
 from .tokens import FAMILY_CLAIM, ShopRefreshToken
@@ -38,13 +41,89 @@ def user_update_profile(
     return user
 
 
+SHOP_ADMINS = "Shop admins"
+# What shop admins may do in Django admin, by app label and codename. Accounts, groups and
+# permissions are left out on purpose: only superusers manage people and rights there.
+SHOP_ADMIN_PERMISSIONS = {
+    "catalog": [
+        *(f"{action}_category" for action in ("view", "add", "change", "delete")),
+        *(f"{action}_part" for action in ("view", "add", "change", "delete")),
+        "view_stockmovement",  # a part's stock history (changed only through the services)
+    ],
+    # Orders are placed by shoppers; admins approve and cancel them (unpaid ones only: the
+    # delete goes through booking_cancel) and read the payment events.
+    "orders": ["view_booking", "change_booking", "delete_booking", "view_paymentevent"],
+    "reviews": ["view_review", "change_review", "delete_review"],
+}
+
+CANNOT_CHANGE_SELF = "You cannot do this to your own account."
+SUPERUSER_STAYS_ADMIN = (
+    "This account is a superuser: only a superuser can change it, in Django admin."
+)
+
+
+def shop_admins_group() -> Group:
+    """The "Shop admins" group, created on first use, its permissions (re)set by codename."""
+    group, _ = Group.objects.get_or_create(name=SHOP_ADMINS)
+    wanted = Q(pk__in=[])
+    for app_label, codenames in SHOP_ADMIN_PERMISSIONS.items():
+        wanted |= Q(content_type__app_label=app_label, codename__in=codenames)
+    group.permissions.set(Permission.objects.filter(wanted))
+    return group
+
+
+@transaction.atomic
 def user_make_admin(*, user: User) -> bool:
-    """Give the user the shop-admin role; False when they already had it."""
-    if user.role == User.Role.ADMIN:
-        return False
+    """Give the user the shop-admin role, which makes them Django staff in "Shop admins".
+
+    Staff and group are applied even when the role was there already, so an admin made
+    before this rule existed is mended by making them admin again. False when the role
+    was there already.
+    """
+    changed = user.role != User.Role.ADMIN
     user.role = User.Role.ADMIN
-    user.save(update_fields=["role"])
-    return True
+    user.is_staff = True
+    user.save(update_fields=["role", "is_staff"])
+    user.groups.add(shop_admins_group())
+    return changed
+
+
+def _refuse_on_self_or_superuser(*, user: User, by: User | None) -> None:
+    if by is not None and by.pk == user.pk:
+        raise Conflict(CANNOT_CHANGE_SELF)
+    if user.is_superuser and not (by is not None and by.is_superuser):
+        raise Conflict(SUPERUSER_STAYS_ADMIN)
+
+
+@transaction.atomic
+def user_remove_admin(*, user: User, by: User | None = None) -> bool:
+    """Take the shop-admin role back, and with it Django staff and the "Shop admins" group.
+
+    Never for oneself (`by`), and never for a superuser: a superuser counts as an admin
+    whatever the role says, so only a superuser changes that, in Django admin. False when
+    the user had not the role.
+    """
+    _refuse_on_self_or_superuser(user=user, by=by)
+    if user.is_superuser:
+        raise Conflict(SUPERUSER_STAYS_ADMIN)
+    changed = user.role == User.Role.ADMIN
+    user.role = User.Role.USER
+    user.is_staff = False
+    user.save(update_fields=["role", "is_staff"])
+    user.groups.remove(*Group.objects.filter(name=SHOP_ADMINS))
+    return changed
+
+
+@transaction.atomic
+def user_delete(*, user: User, by: User | None = None) -> None:
+    """Remove the account: it can no longer sign in and its tokens answer 401.
+
+    Its orders stay, with the name and e-mail they were placed under, and belong to nobody
+    (Booking.user is SET_NULL); its reviews stay under their name. Never oneself (`by`);
+    a superuser is removed only by a superuser.
+    """
+    _refuse_on_self_or_superuser(user=user, by=by)
+    user.delete()
 
 
 MAX_REVOKED_FAMILIES = 100

@@ -13,6 +13,8 @@ EMAIL_TAKEN = "An account with this email already exists"
 PASSWORD_REQUIRED = "Password is required"
 PASSWORD_TOO_SHORT = "Must be 6 characters or longer"
 NAME_REQUIRED = "Name is required"
+# Look-alike letters (a Cyrillic "а" in "аttacker") make one address pass for another.
+EMAIL_NOT_ASCII = "Use only plain letters (a-z), digits and symbols in an email address"
 
 # The spec's "simple pattern": lowercase letters/digits, @, lowercase letters, dot, 2-3 letters.
 SPEC_EMAIL_PATTERN = re.compile(r"[a-z0-9]+@[a-z]+\.[a-z]{2,3}")
@@ -20,6 +22,8 @@ SPEC_EMAIL_PATTERN = re.compile(r"[a-z0-9]+@[a-z]+\.[a-z]{2,3}")
 
 def validate_shop_email(value: str) -> None:
     """Raise ValidationError with the spec's message unless value is a usable address."""
+    if not value.isascii():
+        raise ValidationError(EMAIL_NOT_ASCII, code="not_ascii")
     if not SPEC_EMAIL_PATTERN.search(value):
         raise ValidationError(EMAIL_INVALID, code="invalid")
     try:

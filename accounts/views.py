@@ -3,9 +3,14 @@
 from http import HTTPStatus
 
 from allauth.account import views as allauth_views
+from django.contrib import messages
+from django.contrib.auth import REDIRECT_FIELD_NAME
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import NON_FIELD_ERRORS
-from django.shortcuts import render
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.http import url_has_allowed_host_and_scheme
 
 from core.island_props import island_props
 from core.page_forms import handle_form
@@ -54,3 +59,26 @@ def users(request):
     """All Users: the all-users island, first rendered from the same list as GET /api/user."""
     props = island_props(users=UserOutputSerializer(selectors.user_list(), many=True).data)
     return render(request, "dashboard/users.html", {"props": props})
+
+
+NOT_STAFF = "Your account cannot open Django admin."
+
+
+def admin_login(request):
+    """Django admin's sign-in is the shop's /login (its limits hold there too).
+
+    Staff go on to `next` (Django admin's own page by default); a signed-in account without
+    admin access goes home with a notice, rather than round the login loop again.
+    """
+    next_url = request.GET.get(REDIRECT_FIELD_NAME, "")
+    if not url_has_allowed_host_and_scheme(
+        next_url, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    ):
+        next_url = ""
+    next_url = next_url or reverse("admin:index")
+    if request.user.is_authenticated:
+        if request.user.is_active and request.user.is_staff:
+            return redirect(next_url)
+        messages.error(request, NOT_STAFF)
+        return redirect("home")
+    return redirect_to_login(next_url, login_url=reverse("login"))

@@ -1,13 +1,25 @@
-from django.contrib import admin
+from django.contrib import admin, messages
 
 from .models import Review
+from .services import review_set_hidden
 
 
 @admin.register(Review)
 class ReviewAdmin(admin.ModelAdmin):
-    list_display = ["name", "ratings", "created_at", "user"]
-    list_filter = ["ratings"]
+    list_display = ["name", "ratings", "hidden", "created_at", "user"]
+    list_filter = ["hidden", "ratings"]
     search_fields = ["name", "review"]
     list_select_related = ["user"]
     autocomplete_fields = ["user"]
     readonly_fields = ["created_at"]
+    actions = ["hide", "show"]
+
+    @admin.action(description="Hide", permissions=["change"])
+    def hide(self, request, queryset):
+        changed = review_set_hidden(reviews=queryset, hidden=True)
+        self.message_user(request, f"{changed} review(s) hidden from the shop.", messages.SUCCESS)
+
+    @admin.action(description="Show", permissions=["change"])
+    def show(self, request, queryset):
+        changed = review_set_hidden(reviews=queryset, hidden=False)
+        self.message_user(request, f"{changed} review(s) shown again.", messages.SUCCESS)

@@ -15,6 +15,10 @@ class Review(models.Model):
     review = models.TextField()
     ratings = models.PositiveSmallIntegerField()
     created_at = models.DateTimeField(auto_now_add=True)
+    # Staff hide an abusive review in Django admin: it stays on record, off the shop's pages.
+    hidden = models.BooleanField(
+        default=False, help_text="Hidden reviews show nowhere in the shop."
+    )
 
     class Meta:
         ordering = ["-created_at", "-id"]

@@ -12,8 +12,11 @@ REVIEW_LIST_FIELDS = ("id", "name", "review", "ratings", "created_at")
 
 
 def review_list(*, limit: int | None = None, offset: int = 0) -> QuerySet[Review]:
-    """Reviews, newest first; `limit` of them from `offset` when given."""
-    reviews = Review.objects.only(*REVIEW_LIST_FIELDS).order_by("-created_at", "-id")
+    """Shown reviews (not hidden by staff), newest first; `limit` of them from `offset` when
+    given."""
+    reviews = (
+        Review.objects.filter(hidden=False).only(*REVIEW_LIST_FIELDS).order_by("-created_at", "-id")
+    )
     return reviews[offset:] if limit is None else reviews[offset : offset + limit]
 
 

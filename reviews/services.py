@@ -1,8 +1,12 @@
 """Writes to reviews."""
 
 from django.core.exceptions import ValidationError
+from django.db.models import QuerySet
+
+from core.versioned_cache import invalidate
 
 from .models import Review
+from .selectors import CACHE
 
 NAME_REQUIRED = "Name is required"
 
@@ -19,3 +23,14 @@ def review_create(*, user, review: str, ratings: int, name: str | None = "") -> 
     return Review.objects.create(
         user=user, name=name or user.get_short_name(), review=review, ratings=ratings
     )
+
+
+def review_set_hidden(*, reviews: QuerySet[Review], hidden: bool) -> int:
+    """Hide reviews from the shop (or show them again); how many changed.
+
+    A bulk update sends no signals, so the cached home-page reviews are made stale here.
+    """
+    changed = reviews.exclude(hidden=hidden).update(hidden=hidden)
+    if changed:
+        invalidate(CACHE)
+    return changed

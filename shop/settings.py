@@ -141,7 +141,8 @@ SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
 AUTH_USER_MODEL = "accounts.User"
 AUTHENTICATION_BACKENDS = [
     "django.contrib.auth.backends.ModelBackend",
-    "allauth.account.auth_backends.AuthenticationBackend",
+    # allauth's, signing in by the account's own e-mail only (not by a pending, unverified one).
+    "accounts.backends.AuthenticationBackend",
 ]
 # The spec asks for one rule only: at least 6 characters, with its own message.
 AUTH_PASSWORD_VALIDATORS = [{"NAME": "accounts.validators.MinimumLengthValidator"}]
@@ -154,13 +155,21 @@ ACCOUNT_USER_MODEL_USERNAME_FIELD = None
 ACCOUNT_LOGIN_METHODS = {"email"}
 ACCOUNT_SIGNUP_FIELDS = ["email*", "password1*"]
 ACCOUNT_SIGNUP_FORM_CLASS = "accounts.forms.SignupForm"
-ACCOUNT_FORMS = {"login": "accounts.login_forms.LoginForm"}
+ACCOUNT_FORMS = {
+    "login": "accounts.login_forms.LoginForm",
+    "add_email": "accounts.email_forms.ChangeEmailForm",
+}
 ACCOUNT_ADAPTER = "accounts.adapters.AccountAdapter"
 ACCOUNT_USER_DISPLAY = "accounts.adapters.user_display"
 ACCOUNT_EMAIL_VERIFICATION = env.str("ACCOUNT_EMAIL_VERIFICATION", default="none")
 ACCOUNT_UNIQUE_EMAIL = True
-# The spec shows "email already in use" to the person signing up.
-ACCOUNT_PREVENT_ENUMERATION = False
+# The password-reset page answers the same whether the address has an account or not. Sign-up
+# still says "An account with this email already exists" (the spec): with e-mail verification
+# not "mandatory", allauth lets uniqueness win over enumeration prevention on sign-up.
+ACCOUNT_PREVENT_ENUMERATION = True
+# A new sign-in address counts only once verified: allauth mails a link to it, and until that
+# link is followed the old address stays the account's (and the only one that signs in).
+ACCOUNT_CHANGE_EMAIL = True
 # Only the spec's rule (accounts.validators.MinimumLengthValidator), with its message.
 ACCOUNT_PASSWORD_MIN_LENGTH = None
 ACCOUNT_PRESERVE_USERNAME_CASING = False

@@ -6,6 +6,7 @@ from django.urls import include, path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 from health_check.views import HealthCheckView
 
+from accounts.views import admin_login
 from core.api import not_found
 from core.routing import optional_slash
 from shop import bench_views, views
@@ -36,6 +37,8 @@ health = HealthCheckView.as_view(
 urlpatterns = [
     *optional_slash("health", health, "health"),
     path("api/", include(api_urls)),
+    # Staff sign in through the shop's /login (its limits hold there), not admin's own form.
+    path("admin/login/", admin_login, name="admin-login"),
     path("admin/", admin.site.urls),
     path("accounts/", include("allauth.urls")),
     path("", include("shop.page_urls")),

@@ -132,6 +132,9 @@ API = {
     ("PUT", "/api/user/{email}"): Api(401, 200, 403, 403, body=lambda w: {}),
     ("PUT", "/api/users/{email}"): Api(401, 200, 403, 200, body=profile),
     ("PUT", "/api/user/admin/{email}"): Api(401, 403, 403, 200),
+    # Taking the role back, and removing the account: admins only (409 for their own e-mail).
+    ("DELETE", "/api/user/admin/{email}"): Api(401, 403, 403, 200),
+    ("DELETE", "/api/users/{email}"): Api(401, 403, 403, 200),
     ("GET", "/api/admin/{email}"): Api(401, 200, 403, 200),
     # Parts
     ("GET", "/api/allparts"): Api(200, 200, 200, 200),

@@ -31,6 +31,9 @@ VISITOR = [
     "/shipping-returns",
     "/contact",
     "/no/such/page",
+    "/accounts/password/reset/",
+    "/accounts/password/reset/done/",
+    "/accounts/confirm-email/not-a-key/",
 ]
 SHOPPER = [
     "/dashboard",
@@ -38,6 +41,9 @@ SHOPPER = [
     "/dashboard/review",
     "/purchaseintent/{part}",
     "/dashboard/payment/{order}",
+    "/dashboard/profile",
+    "/accounts/password/change/",
+    "/accounts/email/",
 ]
 ADMIN = [
     "/dashboard/overview",

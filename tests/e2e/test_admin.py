@@ -116,3 +116,31 @@ def test_make_a_user_admin(site, admin):
     expect(site.get_by_text("successfully made an admin").first).to_be_visible()
     shopper.refresh_from_db()
     assert shopper.role == User.Role.ADMIN
+
+
+def test_remove_a_user_after_are_you_sure(site, admin):
+    UserFactory(email="leaving@example.com")
+    answers = []
+    accept_dialogs(site, answers)
+    site.goto("/dashboard/users")
+    own = site.get_by_role("row").filter(has_text=admin.email)
+    expect(own.get_by_role("button", name="Remove User")).to_be_disabled()
+    expect(own.get_by_role("button", name="Remove admin")).to_have_count(0)
+    row = site.get_by_role("row").filter(has_text="leaving@example.com")
+    row.get_by_role("button", name="Remove User").click()
+    expect(site.get_by_text("user removed").first).to_be_visible()
+    expect(row).to_have_count(0)
+    assert answers == ["Are you sure?"]
+    assert not User.objects.filter(email="leaving@example.com").exists()
+    shot(site, "admin-users-removed")
+
+
+def test_remove_another_admins_role(site, admin):
+    colleague = AdminFactory(email="colleague@example.com")
+    site.goto("/dashboard/users")
+    row = site.get_by_role("row").filter(has_text="colleague@example.com")
+    row.get_by_role("button", name="Remove admin").click()
+    expect(site.get_by_text("admin role removed").first).to_be_visible()
+    expect(row.get_by_role("button", name="Make Admin")).to_be_visible()
+    colleague.refresh_from_db()
+    assert (colleague.role, colleague.is_staff) == (User.Role.USER, False)

@@ -150,11 +150,13 @@ def test_api_docs(site, watch):
 
 
 def test_django_admin(site, watch):
+    # Django admin's sign-in is the shop's /login, which comes back to /admin/.
     watch.visit("/admin/login/")
+    expect(site).to_have_url(f"{site.base_url}/login?next=/admin/")
     staff = AdminFactory(is_staff=True, is_superuser=True)
-    site.locator("#id_username").fill(staff.email)
-    site.locator("#id_password").fill(TEST_PASSWORD)
-    site.get_by_role("button", name="Log in").click()
+    site.get_by_label("Email").fill(staff.email)
+    site.get_by_label("Password").fill(TEST_PASSWORD)
+    site.get_by_role("button", name="Login", exact=True).click()
     expect(site.get_by_role("link", name="Parts").first).to_be_visible()
     watch.assert_clean("/admin/")
     for path in ("/admin/orders/booking/", "/admin/catalog/part/add/", "/admin/accounts/user/"):

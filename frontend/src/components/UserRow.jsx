@@ -1,27 +1,7 @@
 import { useCallback } from "react";
-import { api } from "../lib/api.js";
 import { useBusy } from "../lib/busy.js";
-import { notify } from "../lib/toasts.jsx";
+import { makeAdmin, removeAdmin, removeUser } from "../lib/users.js";
 import { ActionButton } from "./ActionButton.jsx";
-
-export const MADE_ADMIN = "successfully made an admin";
-export const MAKE_ADMIN_REFUSED = "Failed to make an admin";
-export const REMOVE_USER_INFO = "Users are removed by staff in the Django admin.";
-
-/** PUT /api/user/admin/{email}; resolves to the user as an admin, or null when refused. */
-async function makeAdmin(user) {
-  try {
-    const { modifiedCount } = await api(`/api/user/admin/${encodeURIComponent(user.email)}`, {
-      method: "PUT",
-    });
-    if (modifiedCount > 0) notify(MADE_ADMIN);
-    return { ...user, role: "admin" };
-  } catch (error) {
-    if (error.status !== 403) throw error;
-    notify(MAKE_ADMIN_REFUSED, "error");
-    return null;
-  }
-}
 
 function MakeAdminButton({ user, onChanged }) {
   const action = useCallback(async () => {
@@ -41,33 +21,60 @@ function MakeAdminButton({ user, onChanged }) {
   );
 }
 
-// The spec's Remove User button has no behaviour: it only says where users are removed.
-function showRemoveInfo() {
-  notify(REMOVE_USER_INFO, "info");
+function RemoveAdminButton({ user, onChanged }) {
+  const action = useCallback(async () => {
+    onChanged(await removeAdmin(user));
+  }, [user, onChanged]);
+  const [busy, run] = useBusy(action);
+  return (
+    <ActionButton
+      busy={busy}
+      className="btn-sm btn-outline"
+      onClick={run}
+      aria-label={`Remove admin: ${user.email}`}
+    >
+      Remove admin
+    </ActionButton>
+  );
 }
 
-/** One row of All Users: "Make Admin" for non-admins, a harmless "Remove User". */
-export function UserRow({ number, user, onChanged }) {
+function RemoveUserButton({ user, isSelf, onRemoved }) {
+  const action = useCallback(async () => {
+    if (await removeUser(user)) onRemoved(user._id);
+  }, [user, onRemoved]);
+  const [busy, run] = useBusy(action);
+  return (
+    <ActionButton
+      busy={busy}
+      disabled={isSelf}
+      className="btn-sm btn-error"
+      onClick={run}
+      title={isSelf ? "You cannot remove your own account" : undefined}
+      aria-label={`Remove User: ${user.email}`}
+    >
+      Remove User
+    </ActionButton>
+  );
+}
+
+/** One row of All Users: make or unmake an admin, remove the account (never one's own). */
+export function UserRow({ number, user, isSelf, onChanged, onRemoved }) {
   return (
     <tr>
       <th scope="row">{number}</th>
       <td className="whitespace-nowrap">{user.email}</td>
       <td>
         {user.role === "admin" ? (
-          <span className="badge badge-neutral">Admin</span>
+          <div className="flex flex-wrap items-center gap-2">
+            <span className="badge badge-neutral">Admin</span>
+            {!isSelf && <RemoveAdminButton user={user} onChanged={onChanged} />}
+          </div>
         ) : (
           <MakeAdminButton user={user} onChanged={onChanged} />
         )}
       </td>
       <td>
-        <button
-          type="button"
-          className="btn btn-sm btn-outline whitespace-nowrap"
-          onClick={showRemoveInfo}
-          aria-label={`Remove User: ${user.email}`}
-        >
-          Remove User
-        </button>
+        <RemoveUserButton user={user} isSelf={isSelf} onRemoved={onRemoved} />
       </td>
     </tr>
   );
