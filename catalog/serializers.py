@@ -7,7 +7,7 @@ from rest_framework import serializers
 from accounts.serializers import required
 from core.api import PageInputSerializer
 
-from .models import Part
+from .models import Category, Part
 from .search import SORTS, PartQuery
 from .stock import CHANGE_ZERO
 from .validators import validate_image_url
@@ -19,6 +19,14 @@ MIN_ORDER_REQUIRED = "Minimum order quantity is required"
 MIN_ORDER_TOO_LOW = "Minimum order quantity must be at least 1"
 STOCK_REQUIRED = "Available quantity is required"
 STOCK_NEGATIVE = "Available quantity can't be negative"
+PRICE_INVALID = "Price must be a number of dollars, such as 25 or 25.50"
+PRICE_CENTS = "Price can have at most 2 decimals (cents)"
+PRICE_TOO_HIGH = "Price must be less than $100,000,000"
+MIN_ORDER_WHOLE = "Minimum order quantity must be a whole number"
+MIN_ORDER_TOO_HIGH = "Minimum order quantity can be at most 1,000,000"
+STOCK_WHOLE = "Available quantity must be a whole number"
+STOCK_TOO_HIGH = "Available quantity can be at most 1,000,000,000"
+CATEGORY_UNKNOWN = "Choose one of the shop's categories"
 
 
 class CategoryOutputSerializer(serializers.Serializer):
@@ -61,20 +69,53 @@ class PartInputSerializer(serializers.Serializer):
         max_digits=10,
         decimal_places=2,
         min_value=Decimal("0.01"),
-        error_messages={**required(PRICE_REQUIRED), "min_value": PRICE_POSITIVE},
+        error_messages={
+            **required(PRICE_REQUIRED),
+            "min_value": PRICE_POSITIVE,
+            "invalid": PRICE_INVALID,
+            "max_decimal_places": PRICE_CENTS,
+            "max_digits": PRICE_TOO_HIGH,
+            "max_whole_digits": PRICE_TOO_HIGH,
+            "max_string_length": PRICE_TOO_HIGH,
+        },
     )
     minimumOrderQuantity = serializers.IntegerField(
         source="minimum_order_quantity",
         min_value=1,
         max_value=1_000_000,
-        error_messages={**required(MIN_ORDER_REQUIRED), "min_value": MIN_ORDER_TOO_LOW},
+        error_messages={
+            **required(MIN_ORDER_REQUIRED),
+            "min_value": MIN_ORDER_TOO_LOW,
+            "invalid": MIN_ORDER_WHOLE,
+            "max_value": MIN_ORDER_TOO_HIGH,
+            "max_string_length": MIN_ORDER_TOO_HIGH,
+        },
     )
     availableQuantity = serializers.IntegerField(
         source="available_quantity",
         min_value=0,
         max_value=1_000_000_000,
-        error_messages={**required(STOCK_REQUIRED), "min_value": STOCK_NEGATIVE},
+        error_messages={
+            **required(STOCK_REQUIRED),
+            "min_value": STOCK_NEGATIVE,
+            "invalid": STOCK_WHOLE,
+            "max_value": STOCK_TOO_HIGH,
+            "max_string_length": STOCK_TOO_HIGH,
+        },
     )
+    category = serializers.SlugRelatedField(
+        slug_field="slug",
+        queryset=Category.objects.all(),
+        required=False,
+        allow_null=True,
+        error_messages={"does_not_exist": CATEGORY_UNKNOWN, "invalid": CATEGORY_UNKNOWN},
+    )
+
+
+class PartEditSerializer(PartInputSerializer):
+    """Edit a part's page: every field but the stock, which changes on purpose only."""
+
+    availableQuantity = None
 
 
 class DeletedCountSerializer(serializers.Serializer):
@@ -84,7 +125,17 @@ class DeletedCountSerializer(serializers.Serializer):
 class StockChangeInputSerializer(serializers.Serializer):
     """POST /api/allparts/{id}/stock: units received (+) or written off (−), and why."""
 
-    change = serializers.IntegerField(min_value=-1_000_000_000, max_value=1_000_000_000)
+    change = serializers.IntegerField(
+        min_value=-1_000_000_000,
+        max_value=1_000_000_000,
+        error_messages={
+            "required": CHANGE_ZERO,
+            "invalid": CHANGE_ZERO,
+            "max_value": STOCK_TOO_HIGH,
+            "min_value": STOCK_TOO_HIGH,
+            "max_string_length": STOCK_TOO_HIGH,
+        },
+    )
     reason = serializers.CharField(max_length=500, required=False, allow_blank=True, default="")
 
     def validate_change(self, value):

@@ -8,5 +8,7 @@ urlpatterns = [
     *optional_slash("purchaseintent/<int:pk>", views.purchase, "purchase"),
     *optional_slash("dashboard/manageparts", views.manage_parts, "manageparts"),
     *optional_slash("dashboard/addparts", views.add_parts, "addparts"),
+    *optional_slash("dashboard/parts/<int:pk>/edit", views.edit_part, "editpart"),
+    *optional_slash("dashboard/parts/<int:pk>/stock", views.adjust_stock, "adjuststock"),
     *optional_slash("dashboard/manageparts/<int:pk>/delete", views.delete_part, "deletepart"),
 ]

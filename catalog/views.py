@@ -7,15 +7,22 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
 from core.api import get_or_404
+from core.errors import ShopError
 from core.island_props import island_props
 from core.page_cache import cache_page_for_visitors
 from core.page_forms import handle_form
 from core.page_guards import shop_admin_required
 
-from . import selectors, services
+from . import selectors, services, stock
 from .models import Part
 from .search import SORT_LABELS, part_search
-from .serializers import PartInputSerializer, PartOutputSerializer, PartSearchInputSerializer
+from .serializers import (
+    PartEditSerializer,
+    PartInputSerializer,
+    PartOutputSerializer,
+    PartSearchInputSerializer,
+    StockChangeInputSerializer,
+)
 
 SEARCH_FIELDS = ("q", "category", "minPrice", "maxPrice", "inStock", "sort")
 
@@ -88,6 +95,8 @@ def purchase(request, pk):
 
 PART_DELETED = "Part deleted"
 PARTS_ADDED = "Parts Added"
+PART_UPDATED = "Part updated"
+STOCK_ADJUSTED = "Stock updated"
 
 
 @shop_admin_required
@@ -113,7 +122,60 @@ def add_parts(request):
     done, context = handle_form(
         request,
         PartInputSerializer,
-        save=lambda data: services.part_create(**data),
+        save=lambda data: services.part_create(**data, by=request.user),
         success=PARTS_ADDED,
     )
-    return done or render(request, "dashboard/addparts.html", context)
+    if done:
+        return done
+    context["categories"] = selectors.category_list()
+    return render(request, "dashboard/addparts.html", context)
+
+
+@shop_admin_required
+def edit_part(request, pk):
+    """Edit a part: every field but its stock (that is Adjust stock), the API's rules."""
+    part = get_or_404(Part.objects.select_related("category"), pk)
+    done, context = handle_form(
+        request,
+        PartEditSerializer,
+        save=lambda data: services.part_update(part=part, **data),
+        success=PART_UPDATED,
+        initial=part_form_values(part),
+    )
+    if done:
+        return done
+    context.update(part=part, categories=selectors.category_list())
+    return render(request, "dashboard/editpart.html", context)
+
+
+def part_form_values(part: Part) -> dict:
+    """The part as its form shows it (the API's field names)."""
+    return {
+        "name": part.name,
+        "price": part.price,
+        "minimumOrderQuantity": part.minimum_order_quantity,
+        "description": part.description,
+        "img": part.img,
+        "category": part.category.slug if part.category else "",
+    }
+
+
+@shop_admin_required
+def adjust_stock(request, pk):
+    """Adjust stock: units received (+N) or written off (−N), with a reason, through the
+    catalog's stock service (the part's row is locked; the change is kept as a movement)."""
+    part = get_or_404(Part.objects, pk)
+
+    def save(data):
+        stock.stock_adjust(part=part, change=data["change"], note=data["reason"], by=request.user)
+
+    try:
+        done, context = handle_form(
+            request, StockChangeInputSerializer, save=save, success=STOCK_ADJUSTED
+        )
+    except ShopError as refusal:  # e.g. a write-off of more than is on the shelf
+        done, context = None, {"values": request.POST, "errors": {"change": [refusal.message]}}
+    if done:
+        return done
+    context["part"] = part
+    return render(request, "dashboard/adjuststock.html", context)

@@ -231,6 +231,8 @@ PAGES = {
     "dashboard/manageparts": ADMIN_ONLY,
     "dashboard/addparts": ADMIN_ONLY,
     "dashboard/manageorders": ADMIN_ONLY,
+    "dashboard/parts/<int:pk>/edit": Page(TO_LOGIN, SIGNED_OUT, SIGNED_OUT, OK, on="part"),
+    "dashboard/parts/<int:pk>/stock": Page(TO_LOGIN, SIGNED_OUT, SIGNED_OUT, OK, on="part"),
     "dashboard/manageparts/<int:pk>/delete": Page(
         TO_LOGIN, SIGNED_OUT, SIGNED_OUT, TO_MANAGE_PARTS, on="part", method="post"
     ),

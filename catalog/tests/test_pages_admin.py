@@ -224,10 +224,10 @@ def test_an_empty_form_shows_every_required_message(as_admin_page):
     [
         ("price", "0", s.PRICE_POSITIVE),
         ("price", "-3", s.PRICE_POSITIVE),
-        ("price", "cheap", "A valid number is required."),
+        ("price", "cheap", s.PRICE_INVALID),
         ("minimumOrderQuantity", "0", s.MIN_ORDER_TOO_LOW),
         ("availableQuantity", "-1", s.STOCK_NEGATIVE),
-        ("availableQuantity", "lots", "A valid integer is required."),
+        ("availableQuantity", "lots", s.STOCK_WHOLE),
         ("img", "javascript:alert(1)", IMG_INVALID),
         ("img", "/static/../settings.py", IMG_INVALID),
     ],
