@@ -1,7 +1,19 @@
-"""Ordering rules: stock, quantity bounds, prices, cancelling and approval."""
+"""Ordering rules: stock, quantity bounds, prices, holds that lapse, the cap on unpaid orders,
+cancelling and approval.
 
+Locks are always taken in one order: the account (placing), then the order's row, then the
+part's row (inside catalog.stock), so concurrent services wait for each other and never
+deadlock.
+"""
+
+from datetime import timedelta
+from decimal import Decimal
+
+from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 
 from catalog.models import Part
@@ -19,27 +31,80 @@ PAID_ORDER_LOCKED = "This order is paid and can no longer be deleted"
 ORDER_NOT_PAID = "This order is not paid yet, so it can't be approved"
 ALREADY_PAID = "This order is already paid"
 ORDER_GONE = "This order no longer exists"
+TOTAL_TOO_LARGE = "The total can't pass $99,999,999.99: order fewer units"
+TOO_MANY_UNPAID = "You already have {count} unpaid orders: pay or delete one first."
+ORDER_EXPIRED = "This order's hold has lapsed: it can no longer be paid. Delete it and order again."
+MAX_TOTAL = Decimal("99999999.99")
 
 
 def check_quantity(*, part: Part, quantity: int) -> None:
-    """The spec's bounds: minimumOrderQuantity ≤ quantity ≤ availableQuantity."""
+    """The spec's bounds: minimumOrderQuantity ≤ quantity ≤ availableQuantity, and a total
+    that fits the order's money column (and Stripe)."""
     if quantity < part.minimum_order_quantity:
         message = QUANTITY_BELOW_MINIMUM.format(minimum=part.minimum_order_quantity)
         raise ValidationError({"quantity": message})
     if quantity > part.available_quantity:
         message = QUANTITY_ABOVE_STOCK.format(available=part.available_quantity)
         raise ValidationError({"quantity": message})
+    check_total(price=part.price, quantity=quantity)
+
+
+def check_total(*, price: Decimal, quantity: int) -> None:
+    if price * quantity > MAX_TOTAL:
+        raise ValidationError({"quantity": TOTAL_TOO_LARGE})
+
+
+def hold_seconds() -> int:
+    return settings.ORDER_HOLD_SECONDS
+
+
+def unpaid_held(queryset, now=None):
+    """The orders of `queryset` that are unpaid and still hold their stock."""
+    now = now or timezone.now()
+    return queryset.filter(paid=False, released_at__isnull=True).filter(
+        Q(expires_at__isnull=True) | Q(expires_at__gt=now)
+    )
+
+
+def lapsed_holds(queryset, now=None):
+    """The orders of `queryset` whose hold lapsed and whose stock is not back yet."""
+    now = now or timezone.now()
+    return queryset.filter(paid=False, released_at__isnull=True, expires_at__lte=now)
+
+
+def check_unpaid_cap(*, user) -> None:
+    """At most MAX_UNPAID_ORDERS unpaid, unexpired orders per account (409 beyond).
+
+    The account's row is locked first, so two orders placed at once count each other.
+    """
+    get_user_model().objects.select_for_update().filter(pk=user.pk).first()
+    cap = settings.MAX_UNPAID_ORDERS
+    if unpaid_held(Booking.objects.filter(user=user)).count() >= cap:
+        raise Conflict(TOO_MANY_UNPAID.format(count=cap))
+
+
+def booking_place(*, user, part: Part, quantity: int, address: str, phone: str) -> Booking:
+    """Record the order and have the catalog reserve its stock, at the server's prices; the
+    order holds that stock for ORDER_HOLD_SECONDS.
+
+    Lapsed holds on the part go back on the shelf first, so a hold that lapsed never blocks
+    a shopper, worker or no worker. `part` is the shopper's view of it (its stock read again
+    after that): bounds are checked against that view first (400); catalog.stock checks again
+    on the locked row, where a shortfall means another order got there first (409). The order
+    is written first so the stock movement can name it; a refusal rolls both back.
+    """
+    # Committed on their own: a refused order never puts lapsed holds back on hold.
+    if booking_release_lapsed_holds(part_id=part.pk):
+        part.available_quantity = (
+            Part.objects.filter(pk=part.pk).values_list("available_quantity", flat=True).first()
+            or 0
+        )
+    return _booking_create(user=user, part=part, quantity=quantity, address=address, phone=phone)
 
 
 @transaction.atomic
-def booking_place(*, user, part: Part, quantity: int, address: str, phone: str) -> Booking:
-    """Record the order and have the catalog reserve its stock, at the server's prices.
-
-    `part` is the shopper's view of it: bounds are checked against that view first (400);
-    catalog.stock checks again on the locked row, where a shortfall means another order got
-    there first (409). The order is written first so the stock movement can name it; a
-    refusal rolls both back.
-    """
+def _booking_create(*, user, part: Part, quantity: int, address: str, phone: str) -> Booking:
+    check_unpaid_cap(user=user)
     check_quantity(part=part, quantity=quantity)
     booking = Booking.objects.create(
         user=user,
@@ -52,12 +117,14 @@ def booking_place(*, user, part: Part, quantity: int, address: str, phone: str) 
         total_price=part.price * quantity,
         address=address,
         phone=phone,
+        expires_at=timezone.now() + timedelta(seconds=hold_seconds()),
     )
     try:
         locked = stock_reserve(part_id=part.pk, quantity=quantity, order_id=booking.pk, by=user)
     except Part.DoesNotExist:
         raise ValidationError({"partId": PART_GONE}) from None
     if (locked.name, locked.price) != (part.name, part.price):  # changed since it was read
+        check_total(price=locked.price, quantity=quantity)
         booking.parts_name, booking.price_per_unit = locked.name, locked.price
         booking.total_price = locked.price * quantity
         booking.save(update_fields=["parts_name", "price_per_unit", "total_price"])
@@ -66,6 +133,44 @@ def booking_place(*, user, part: Part, quantity: int, address: str, phone: str) 
         tasks.send_low_stock, booking_id=booking.pk, before=locked.available_quantity + quantity
     )
     return booking
+
+
+@transaction.atomic
+def booking_expire(*, booking_id: int) -> bool:
+    """Put the stock of an unpaid order whose hold lapsed back on the shelf, exactly once;
+    False when there is nothing to do (paid, still held, already released, gone).
+
+    The order's row is locked and read again first: a payment recorded meanwhile wins, and two
+    releases at once give the stock back once.
+    """
+    locked = Booking.objects.select_for_update().filter(pk=booking_id).first()
+    if locked is None or not lapsed_holds(Booking.objects.filter(pk=locked.pk)).exists():
+        return False
+    if locked.part_id:
+        stock_release(
+            part_id=locked.part_id,
+            quantity=locked.quantity,
+            order_id=locked.pk,
+            note="The order's hold lapsed unpaid",
+        )
+    locked.released_at = timezone.now()
+    locked.save(update_fields=["released_at"])
+    return True
+
+
+def booking_release_lapsed_holds(*, part_id: int | None = None) -> int:
+    """Release every lapsed hold (of one part, when `part_id` is given); how many were.
+
+    Each order is released in its own transaction (savepoint when called inside one) by
+    booking_expire, so one order's failure or a concurrent payment never blocks the others.
+    """
+    due = lapsed_holds(Booking.objects.all())
+    if part_id is not None:
+        due = due.filter(part_id=part_id)
+    released = 0
+    for booking_id in due.order_by("expires_at", "pk").values_list("pk", flat=True):
+        released += booking_expire(booking_id=booking_id)
+    return released
 
 
 @transaction.atomic
@@ -82,7 +187,8 @@ def booking_cancel(*, booking: Booking, by_admin: bool) -> bool:
         return False
     if locked.paid and not by_admin:
         raise Conflict(PAID_ORDER_LOCKED)
-    if locked.part_id and locked.state != Booking.State.SHIPPED:
+    still_held = not locked.released_at and locked.state != Booking.State.SHIPPED
+    if locked.part_id and still_held:
         stock_release(part_id=locked.part_id, quantity=locked.quantity, order_id=locked.pk)
     locked.delete()
     return True
@@ -109,10 +215,17 @@ def booking_approve(*, booking: Booking) -> bool:
     return changed
 
 
-def booking_start_payment(*, booking: Booking) -> str:
-    """The client secret of the PaymentIntent for this unpaid order (one intent per order)."""
+def check_payable(booking: Booking) -> None:
+    """Only an unpaid order that still holds its stock can be paid (409 otherwise)."""
     if booking.paid:
         raise Conflict(ALREADY_PAID)
+    if booking.lapsed:
+        raise Conflict(ORDER_EXPIRED)
+
+
+def booking_start_payment(*, booking: Booking) -> str:
+    """The client secret of the PaymentIntent for this unpaid order (one intent per order)."""
+    check_payable(booking)
     intent = payments.intent_for(booking)
     if intent.id != booking.payment_intent_id:
         booking.payment_intent_id = intent.id
@@ -126,6 +239,7 @@ def booking_confirm_payment(*, booking: Booking, transaction_id: str) -> Booking
         if booking.transaction_id == transaction_id:
             return booking  # the webhook got there first
         raise Conflict(ALREADY_PAID)
+    check_payable(booking)
     intent = payments.verified_intent(booking, transaction_id)
     booking_mark_paid(booking_id=booking.pk, transaction_id=intent.id)
     booking.refresh_from_db()

@@ -27,6 +27,8 @@ BOOKING_FIELDS = {
     "transactionId",
     "state",
     "createdAt",
+    "expiresAt",
+    "url",
 }
 
 
