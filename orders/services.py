@@ -8,6 +8,7 @@ deadlock.
 
 from datetime import timedelta
 from decimal import Decimal
+from enum import StrEnum
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
@@ -27,7 +28,7 @@ from .models import Booking
 QUANTITY_BELOW_MINIMUM = "Quantity must be at least {minimum} (the minimum order quantity)"
 QUANTITY_ABOVE_STOCK = "Only {available} units are available"
 PART_GONE = "This part is no longer available"
-PAID_ORDER_LOCKED = "This order is paid and can no longer be deleted"
+PAID_ORDER_LOCKED = "This order is paid and can never be deleted: refund it instead"
 ORDER_NOT_PAID = "This order is not paid yet, so it can't be approved"
 ALREADY_PAID = "This order is already paid"
 ORDER_GONE = "This order no longer exists"
@@ -35,6 +36,24 @@ TOTAL_TOO_LARGE = "The total can't pass $99,999,999.99: order fewer units"
 TOO_MANY_UNPAID = "You already have {count} unpaid orders: pay or delete one first."
 ORDER_EXPIRED = "This order's hold has lapsed: it can no longer be paid. Delete it and order again."
 MAX_TOTAL = Decimal("99999999.99")
+PAID_MEANWHILE = "This order was paid meanwhile, so it can't be deleted"
+PAYMENT_IN_PROGRESS = "A payment of this order is in progress: try again in a moment"
+PAYMENT_REFUNDED = (
+    "This order's hold lapsed and its stock is gone: your payment was refunded in full"
+)
+ORDER_REFUNDED = "This order was refunded"
+REFUND_UNPAID = "This order is not paid, so there is nothing to refund"
+
+
+class Settled(StrEnum):
+    """What became of an order when it was paid or deleted."""
+
+    PAID = "paid"
+    ALREADY_PAID = "already_paid"
+    REFUNDED = "refunded"
+    DELETED = "deleted"
+    GONE = "gone"
+    PROCESSING = "processing"
 
 
 def check_quantity(*, part: Part, quantity: int) -> None:
@@ -173,39 +192,60 @@ def booking_release_lapsed_holds(*, part_id: int | None = None) -> int:
     return released
 
 
-@transaction.atomic
-def booking_cancel(*, booking: Booking, by_admin: bool) -> bool:
-    """Delete an order and give its stock back (unless it has shipped); False when the order
-    was already gone.
+def booking_cancel(*, booking: Booking) -> bool:
+    """Delete an unpaid (or expired) order, give back the stock it still holds, and cancel its
+    PaymentIntent at Stripe first so it can no longer be paid; False when the order was
+    already gone.
 
-    Shoppers may delete only unpaid orders; admins may delete any. The order is locked and
-    read again first: two cancels at once give its stock back once, and a payment or an
-    approval that landed meanwhile counts.
+    Paid orders are never deleted, whoever asks (Conflict): money records are refunded, not
+    removed. Stripe is asked before anything changes here: when it fails (ProviderError, 502)
+    nothing changes; when the payment succeeded first, the payment is recorded instead (the
+    order is now paid, or refunded when its stock is gone) and the answer is Conflict.
     """
-    locked = Booking.objects.select_for_update().filter(pk=booking.pk).first()
-    if locked is None:
+    outcome = _booking_cancel(booking_id=booking.pk)
+    if outcome == Settled.DELETED:
+        return True
+    if outcome == Settled.GONE:
         return False
-    if locked.paid and not by_admin:
+    if outcome == Settled.PROCESSING:
+        raise Conflict(PAYMENT_IN_PROGRESS)
+    raise Conflict(PAID_MEANWHILE)
+
+
+@transaction.atomic
+def _booking_cancel(*, booking_id: int) -> str:
+    locked = Booking.objects.select_for_update().filter(pk=booking_id).first()
+    if locked is None:
+        return Settled.GONE
+    if locked.paid:
         raise Conflict(PAID_ORDER_LOCKED)
-    still_held = not locked.released_at and locked.state != Booking.State.SHIPPED
-    if locked.part_id and still_held:
+    if locked.payment_intent_id:
+        intent = payments.intent_cancel(locked)
+        if intent is not None and intent.status == "succeeded":
+            payments.check_pays_for(intent, locked)
+            return _settle(locked, intent_id=intent.id)
+        if intent is not None and intent.status != "canceled":
+            return Settled.PROCESSING
+    if locked.part_id and not locked.released_at:
         stock_release(part_id=locked.part_id, quantity=locked.quantity, order_id=locked.pk)
     locked.delete()
-    return True
+    return Settled.DELETED
 
 
 @transaction.atomic
 def booking_approve(*, booking: Booking) -> bool:
     """Mark a paid order approved (shipped); False when it already was.
 
-    The order is locked and read again first (it may have been paid, approved or deleted
-    meanwhile); `booking` is refreshed to what was stored.
+    The order is locked and read again first (it may have been paid, approved, refunded or
+    deleted meanwhile); `booking` is refreshed to what was stored.
     """
     locked = Booking.objects.select_for_update().filter(pk=booking.pk).first()
     if locked is None:
         raise NotFound(ORDER_GONE)
     if not locked.paid:
         raise Conflict(ORDER_NOT_PAID)
+    if locked.refunded_at:
+        raise Conflict(ORDER_REFUNDED)
     changed = locked.status != Booking.Status.APPROVED
     if changed:
         locked.status = Booking.Status.APPROVED
@@ -217,51 +257,180 @@ def booking_approve(*, booking: Booking) -> bool:
 
 def check_payable(booking: Booking) -> None:
     """Only an unpaid order that still holds its stock can be paid (409 otherwise)."""
+    if booking.refunded_at:
+        raise Conflict(ORDER_REFUNDED)
     if booking.paid:
         raise Conflict(ALREADY_PAID)
     if booking.lapsed:
         raise Conflict(ORDER_EXPIRED)
 
 
+@transaction.atomic
 def booking_start_payment(*, booking: Booking) -> str:
-    """The client secret of the PaymentIntent for this unpaid order (one intent per order)."""
-    check_payable(booking)
-    intent = payments.intent_for(booking)
-    if intent.id != booking.payment_intent_id:
-        booking.payment_intent_id = intent.id
-        booking.save(update_fields=["payment_intent_id"])
+    """The client secret of the PaymentIntent for this unpaid order (one intent per order).
+
+    The order is locked while Stripe is asked, so a delete at the same time waits and then
+    cancels the very intent handed out here.
+    """
+    locked = Booking.objects.select_for_update().filter(pk=booking.pk).first()
+    if locked is None:
+        raise NotFound(ORDER_GONE)
+    check_payable(locked)
+    intent = payments.intent_for(locked)
+    if intent.id != locked.payment_intent_id:
+        locked.payment_intent_id = intent.id
+        locked.save(update_fields=["payment_intent_id"])
     return intent.client_secret
 
 
 def booking_confirm_payment(*, booking: Booking, transaction_id: str) -> Booking:
-    """Mark the order paid once Stripe confirms `transaction_id` paid for exactly this order."""
+    """Mark the order paid once Stripe confirms `transaction_id` paid for exactly this order.
+
+    An expired order cannot be paid (Conflict), unless the card was charged already: then the
+    payment takes the stock again when enough is left, else it is refunded in full (Conflict,
+    and the order is refunded), exactly as when Stripe's webhook reports it.
+    """
     if booking.paid:
         if booking.transaction_id == transaction_id:
             return booking  # the webhook got there first
-        raise Conflict(ALREADY_PAID)
-    check_payable(booking)
-    intent = payments.verified_intent(booking, transaction_id)
-    booking_mark_paid(booking_id=booking.pk, transaction_id=intent.id)
+        raise Conflict(ORDER_REFUNDED if booking.refunded_at else ALREADY_PAID)
+    try:
+        intent = payments.verified_intent(booking, transaction_id)
+    except payments.PaymentRejected:
+        if booking.lapsed:
+            raise Conflict(ORDER_EXPIRED) from None
+        raise
+    outcome = booking_settle_payment(booking_id=booking.pk, intent_id=intent.id)
+    if outcome == Settled.REFUNDED:
+        raise Conflict(PAYMENT_REFUNDED)
     booking.refresh_from_db()
     return booking
 
 
 @transaction.atomic
-def booking_mark_paid(*, booking_id: int, transaction_id: str) -> bool:
-    """Record a verified payment, once: False when the order was already paid (or is gone)."""
-    booking = Booking.objects.select_for_update().filter(pk=booking_id).first()
-    if booking is None or booking.paid:
+def booking_settle_payment(*, booking_id: int | None, intent_id: str) -> str:
+    """Record a PaymentIntent that succeeded (checked by the caller) for order `booking_id`;
+    what became of it (Settled): PAID, ALREADY_PAID or REFUNDED.
+
+    No shopper is charged for nothing: a payment for an order that no longer exists, or a
+    second payment of a paid order, is refunded in full; a payment for an order whose hold
+    lapsed takes its stock again when enough is left, else it is refunded in full and the
+    order is refunded. Refunds happen at Stripe before anything is committed here.
+    """
+    locked = None
+    if booking_id is not None:
+        locked = Booking.objects.select_for_update().filter(pk=booking_id).first()
+    if locked is None:
+        payments.refund_intent(intent_id, booking_id=booking_id)
+        return Settled.REFUNDED
+    return _settle(locked, intent_id=intent_id)
+
+
+def _settle(locked: Booking, *, intent_id: str) -> str:
+    """booking_settle_payment on the order's locked row."""
+    if locked.paid:
+        if locked.transaction_id == intent_id:
+            return Settled.ALREADY_PAID
+        payments.refund_intent(intent_id, booking_id=locked.pk)  # paid twice
+        return Settled.REFUNDED
+    if locked.released_at and not _stock_taken_again(locked):
+        refund_id = payments.refund_intent(intent_id, booking_id=locked.pk)
+        _record_payment(locked, transaction_id=intent_id)
+        _record_refund(locked, refund_id=refund_id)
+        return Settled.REFUNDED
+    _record_payment(locked, transaction_id=intent_id)
+    run_after_commit(tasks.send_booking_paid, booking_id=locked.pk)
+    run_after_commit(tasks.send_booking_paid_to_admins, booking_id=locked.pk)
+    return Settled.PAID
+
+
+def _stock_taken_again(locked: Booking) -> bool:
+    """Reserve an expired order's units again; False when the part is gone or short."""
+    if not locked.part_id:
         return False
-    booking.paid = True
-    booking.paid_at = timezone.now()
-    booking.transaction_id = transaction_id
-    booking.payment_intent_id = transaction_id
-    booking.payment_error = ""
-    booking.save(
+    try:
+        with transaction.atomic():
+            stock_reserve(
+                part_id=locked.part_id,
+                quantity=locked.quantity,
+                order_id=locked.pk,
+                note="Paid after its hold lapsed",
+            )
+    except (Conflict, Part.DoesNotExist):
+        return False
+    locked.released_at = None
+    locked.save(update_fields=["released_at"])
+    return True
+
+
+def _record_payment(locked: Booking, *, transaction_id: str) -> None:
+    locked.paid = True
+    locked.paid_at = timezone.now()
+    locked.transaction_id = transaction_id
+    locked.payment_intent_id = transaction_id
+    locked.payment_error = ""
+    locked.save(
         update_fields=["paid", "paid_at", "transaction_id", "payment_intent_id", "payment_error"]
     )
-    run_after_commit(tasks.send_booking_paid, booking_id=booking.pk)
-    run_after_commit(tasks.send_booking_paid_to_admins, booking_id=booking.pk)
+
+
+def _record_refund(locked: Booking, *, refund_id: str) -> None:
+    """The order is refunded; its stock goes back unless it shipped or is back already."""
+    if locked.part_id and not locked.status and not locked.released_at:
+        stock_release(
+            part_id=locked.part_id,
+            quantity=locked.quantity,
+            order_id=locked.pk,
+            note="Order refunded",
+        )
+    locked.refunded_at = timezone.now()
+    locked.refund_id = refund_id
+    locked.save(update_fields=["refunded_at", "refund_id"])
+
+
+def booking_mark_paid(*, booking_id: int, transaction_id: str) -> bool:
+    """Record a verified payment, once: True when the order is now paid (False when it was
+    already, is gone, or the payment had to be refunded)."""
+    return booking_settle_payment(booking_id=booking_id, intent_id=transaction_id) == Settled.PAID
+
+
+@transaction.atomic
+def booking_refund(*, booking: Booking, outside_stripe: bool = False) -> Booking:
+    """Refund a paid order in full: at Stripe first (ProviderError, 502, when it fails:
+    nothing changes), then the order is refunded and its stock goes back unless it shipped.
+    Conflict when the order is unpaid or already refunded; `booking` is refreshed.
+
+    `outside_stripe=True` records a refund whose money went back some other way (no card was
+    charged through Stripe: the demo data); it never calls Stripe.
+    """
+    locked = Booking.objects.select_for_update().filter(pk=booking.pk).first()
+    if locked is None:
+        raise NotFound(ORDER_GONE)
+    if locked.refunded_at:
+        raise Conflict(ORDER_REFUNDED)
+    if not locked.paid:
+        raise Conflict(REFUND_UNPAID)
+    refund_id = ""
+    if not outside_stripe:
+        refund_id = payments.refund_intent(locked.transaction_id, booking_id=locked.pk)
+    _record_refund(locked, refund_id=refund_id)
+    booking.refresh_from_db()
+    return booking
+
+
+@transaction.atomic
+def booking_mark_refunded(*, transaction_id: str, refund_id: str = "") -> bool:
+    """Stripe says the payment `transaction_id` was refunded in full (e.g. from its
+    dashboard): the order is refunded, once; False when already so or there is no such paid
+    order."""
+    if not transaction_id:
+        return False
+    locked = (
+        Booking.objects.select_for_update().filter(paid=True, transaction_id=transaction_id).first()
+    )
+    if locked is None or locked.refunded_at:
+        return False
+    _record_refund(locked, refund_id=refund_id)
     return True
 
 
