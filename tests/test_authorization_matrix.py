@@ -230,6 +230,8 @@ PAGES = {
     "purchaseintent/<int:pk>": Page(TO_LOGIN, OK, OK, OK, on="part"),
     # Someone else's order is not found, for admins too: only the owner pays.
     "dashboard/payment/<int:pk>": Page(TO_LOGIN, OK, NOT_FOUND, NOT_FOUND, on="booking"),
+    # An order's page: its owner and shop admins; anyone else is told it does not exist.
+    "dashboard/orders/<int:pk>": Page(TO_LOGIN, OK, NOT_FOUND, OK, on="booking"),
     "dashboard/overview": ADMIN_ONLY,
     "dashboard/users": ADMIN_ONLY,
     "dashboard/manageparts": ADMIN_ONLY,
