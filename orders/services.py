@@ -388,10 +388,16 @@ def _record_refund(locked: Booking, *, refund_id: str) -> None:
     locked.save(update_fields=["refunded_at", "refund_id"])
 
 
+@transaction.atomic
 def booking_mark_paid(*, booking_id: int, transaction_id: str) -> bool:
-    """Record a verified payment, once: True when the order is now paid (False when it was
-    already, is gone, or the payment had to be refunded)."""
-    return booking_settle_payment(booking_id=booking_id, intent_id=transaction_id) == Settled.PAID
+    """Record a verified payment of an unpaid order, once: True when the order is now paid;
+    False when it was already paid or is gone (nothing is refunded here: the webhook and the
+    PATCH settle those through booking_settle_payment), or when the payment came after the
+    hold lapsed and its stock is gone (then it is refunded in full)."""
+    locked = Booking.objects.select_for_update().filter(pk=booking_id).first()
+    if locked is None or locked.paid:
+        return False
+    return _settle(locked, intent_id=transaction_id) == Settled.PAID
 
 
 @transaction.atomic
