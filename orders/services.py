@@ -174,6 +174,7 @@ def booking_expire(*, booking_id: int) -> bool:
         )
     locked.released_at = timezone.now()
     locked.save(update_fields=["released_at"])
+    run_after_commit(tasks.send_booking_expired, booking_id=locked.pk)
     return True
 
 
@@ -386,6 +387,7 @@ def _record_refund(locked: Booking, *, refund_id: str) -> None:
     locked.refunded_at = timezone.now()
     locked.refund_id = refund_id
     locked.save(update_fields=["refunded_at", "refund_id"])
+    run_after_commit(tasks.send_booking_refunded, booking_id=locked.pk)
 
 
 @transaction.atomic
