@@ -57,7 +57,9 @@ def _move(
 
 
 @transaction.atomic
-def stock_reserve(*, part_id: int, quantity: int, order_id: int | None = None, by=None) -> Part:
+def stock_reserve(
+    *, part_id: int, quantity: int, order_id: int | None = None, by=None, note: str = ""
+) -> Part:
     """Take `quantity` units for an order; the locked part as it is now.
 
     Raises Conflict (409, STOCK_CHANGED) when fewer units are left, Part.DoesNotExist when
@@ -68,7 +70,14 @@ def stock_reserve(*, part_id: int, quantity: int, order_id: int | None = None, b
     part = _locked(part_id)
     if quantity > part.available_quantity:
         raise Conflict(STOCK_CHANGED.format(available=part.available_quantity))
-    _move(part=part, change=-quantity, reason=Reason.ORDER_PLACED, order_id=order_id, by=by)
+    _move(
+        part=part,
+        change=-quantity,
+        reason=Reason.ORDER_PLACED,
+        note=note,
+        order_id=order_id,
+        by=by,
+    )
     return part
 
 
@@ -80,6 +89,7 @@ def stock_release(
     order_id: int | None = None,
     by=None,
     reason: str = Reason.ORDER_CANCELLED,
+    note: str = "",
 ) -> Part | None:
     """Put `quantity` units of an order back on the shelf; the part, or None when it is gone
     (then there is no shelf to put them on)."""
@@ -88,7 +98,7 @@ def stock_release(
     part = Part.objects.select_for_update().filter(pk=part_id).first()
     if part is None:
         return None
-    _move(part=part, change=quantity, reason=reason, order_id=order_id, by=by)
+    _move(part=part, change=quantity, reason=reason, note=note, order_id=order_id, by=by)
     return part
 
 

@@ -76,6 +76,14 @@ class ReviewThrottle(PerUserPostThrottle):
     scope = "reviews"
 
 
+class PaymentThrottle(PerUserPostThrottle):
+    """Calls that reach Stripe per user: creating a PaymentIntent (POST) and confirming a
+    payment (PATCH)."""
+
+    scope = "payments"
+    methods = frozenset({"POST", "PATCH"})
+
+
 class FailureThrottle(ShopThrottle):
     """Counts failures only: a request is refused once `scope`'s number of failures happened
     within its period; the view calls `record_failure` when an attempt fails."""

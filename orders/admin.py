@@ -1,9 +1,11 @@
 from django.contrib import admin, messages
+from django.utils import timezone
 
-from core.errors import Conflict
+from core.errors import Conflict, ShopError
 
 from .models import Booking, PaymentEvent
-from .services import booking_approve, booking_cancel
+from .selectors import booking_state_filters
+from .services import booking_approve, booking_cancel, booking_refund
 
 
 class StateListFilter(admin.SimpleListFilter):
@@ -16,13 +18,9 @@ class StateListFilter(admin.SimpleListFilter):
         return Booking.State.choices
 
     def queryset(self, request, queryset):
-        match self.value():
-            case Booking.State.UNPAID:
-                return queryset.filter(paid=False)
-            case Booking.State.PENDING:
-                return queryset.filter(paid=True, status__isnull=True)
-            case Booking.State.SHIPPED:
-                return queryset.filter(status__isnull=False)
+        value = self.value()
+        if value in Booking.State.values:
+            return queryset.filter(booking_state_filters(timezone.now())[value])
         return queryset
 
 
@@ -58,8 +56,13 @@ class BookingAdmin(admin.ModelAdmin):
         "payment_intent_id",
         "payment_error",
         "created_at",
+        "paid_at",
+        "expires_at",
+        "released_at",
+        "refunded_at",
+        "refund_id",
     ]
-    actions = ["approve_paid_orders"]
+    actions = ["approve_paid_orders", "refund_paid_orders"]
 
     @admin.display(description="state")
     def state(self, booking):
@@ -69,12 +72,39 @@ class BookingAdmin(admin.ModelAdmin):
         # Orders are placed by shoppers (booking_place reserves the stock), not typed in.
         return False
 
+    def has_delete_permission(self, request, obj=None):
+        # Money records are never deleted: a paid order is refunded instead.
+        if obj is not None and obj.paid:
+            return False
+        return super().has_delete_permission(request, obj)
+
     def delete_model(self, request, obj):
-        booking_cancel(booking=obj, by_admin=True)
+        try:
+            booking_cancel(booking=obj)
+        except ShopError as exc:
+            self.message_user(
+                request, f"Order #{obj.pk} was not deleted: {exc.message}", messages.ERROR
+            )
 
     def delete_queryset(self, request, queryset):
         for booking in queryset:
-            booking_cancel(booking=booking, by_admin=True)
+            try:
+                booking_cancel(booking=booking)
+            except ShopError as exc:
+                message = f"Order #{booking.pk} was not deleted: {exc.message}"
+                self.message_user(request, message, messages.ERROR)
+
+    @admin.action(description="Refund selected paid orders", permissions=["change"])
+    def refund_paid_orders(self, request, queryset):
+        refunded = 0
+        for booking in queryset:
+            try:
+                booking_refund(booking=booking)
+                refunded += 1
+            except ShopError as exc:
+                message = f"Order #{booking.pk} was not refunded: {exc.message}"
+                self.message_user(request, message, messages.WARNING)
+        self.message_user(request, f"{refunded} order(s) refunded.", messages.SUCCESS)
 
     @admin.action(description="Approve selected paid orders", permissions=["change"])
     def approve_paid_orders(self, request, queryset):

@@ -12,8 +12,8 @@ from catalog.models import Part
 from catalog.serializers import DeletedCountSerializer
 from core.api import created, errors, get_or_404, with_count
 from core.emails import normalize_email
-from core.permissions import IsShopAdmin, is_shop_admin, require_self_or_admin
-from core.throttles import OrderThrottle
+from core.permissions import IsShopAdmin, require_self_or_admin
+from core.throttles import OrderThrottle, PaymentThrottle
 
 from . import payments, selectors, services, webhooks
 from .serializers import (
@@ -95,6 +95,7 @@ class BookingAllApi(APIView):
 
 class BookingDetailApi(APIView):
     permission_classes = [IsAuthenticated]
+    throttle_classes = [PaymentThrottle]  # only the payment PATCH reaches Stripe this often
 
     def get_booking(self, request, pk):
         """Other users' orders answer 404: their existence is not revealed."""
@@ -105,11 +106,12 @@ class BookingDetailApi(APIView):
         return Response(BookingOutputSerializer(self.get_booking(request, pk)).data)
 
     @extend_schema(
-        responses={200: DeletedCountSerializer, **errors(401, 403, 404, 409)},
+        responses={200: DeletedCountSerializer, **errors(401, 403, 404, 409, 502, 503)},
     )
     def delete(self, request, pk):
+        """Unpaid orders only, for everyone: its PaymentIntent is cancelled at Stripe first."""
         booking = self.get_booking(request, pk)
-        deleted = services.booking_cancel(booking=booking, by_admin=is_shop_admin(request.user))
+        deleted = services.booking_cancel(booking=booking)
         return Response({"deletedCount": int(deleted)})
 
     @extend_schema(
@@ -147,8 +149,24 @@ class BookingDetailApi(APIView):
             self.permission_denied(request, message=IsShopAdmin.message)
 
 
+class BookingRefundApi(APIView):
+    """A shop admin refunds a paid order in full (Stripe first, then the order and stock)."""
+
+    permission_classes = [IsShopAdmin]
+
+    @extend_schema(
+        request=None,
+        responses={200: BookingOutputSerializer, **errors(401, 403, 404, 409, 502, 503)},
+    )
+    def post(self, request, pk):
+        booking = get_or_404(selectors.booking_list(), pk)
+        booking = services.booking_refund(booking=booking)
+        return Response(BookingOutputSerializer(booking).data)
+
+
 class PaymentIntentApi(APIView):
     permission_classes = [IsAuthenticated]
+    throttle_classes = [PaymentThrottle]
 
     @extend_schema(
         request=PaymentIntentInputSerializer,
@@ -172,7 +190,9 @@ class StripeWebhookApi(APIView):
     authentication_classes = []
     permission_classes = []
 
-    @extend_schema(request=None, responses={200: WebhookReceivedSerializer, **errors(400, 503)})
+    @extend_schema(
+        request=None, responses={200: WebhookReceivedSerializer, **errors(400, 502, 503)}
+    )
     def post(self, request):
         signature = request.headers.get("Stripe-Signature", "")
         try:

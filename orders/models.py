@@ -1,5 +1,6 @@
 from django.conf import settings
 from django.db import models
+from django.utils import timezone
 
 
 class Booking(models.Model):
@@ -12,6 +13,8 @@ class Booking(models.Model):
         UNPAID = "unpaid", "Unpaid"
         PENDING = "pending", "Pending"
         SHIPPED = "shipped", "Shipped"
+        EXPIRED = "expired", "Expired"
+        REFUNDED = "refunded", "Refunded"
 
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="bookings"
@@ -38,12 +41,29 @@ class Booking(models.Model):
     paid_at = models.DateTimeField(
         null=True, blank=True, help_text="When the payment was recorded."
     )
+    expires_at = models.DateTimeField(
+        null=True, blank=True, help_text="When the hold of an unpaid order on its stock lapses."
+    )
+    released_at = models.DateTimeField(
+        null=True,
+        blank=True,
+        help_text="When the stock of this unpaid order went back on the shelf (its hold lapsed).",
+    )
+    refunded_at = models.DateTimeField(
+        null=True, blank=True, help_text="When the payment was refunded in full."
+    )
+    refund_id = models.CharField(max_length=255, blank=True)
 
     class Meta:
         ordering = ["-created_at", "-id"]
         indexes = [
             models.Index(fields=["user", "-created_at"], name="orders_booking_user_newest"),
             models.Index(fields=["paid_at"], name="orders_booking_paid_at"),
+            models.Index(
+                fields=["part", "expires_at"],
+                condition=models.Q(paid=False, released_at__isnull=True),
+                name="orders_booking_live_holds",
+            ),
         ]
         constraints = [
             models.CheckConstraint(
@@ -57,16 +77,41 @@ class Booking(models.Model):
                 condition=models.Q(status__isnull=True) | models.Q(status="approved", paid=True),
                 name="orders_booking_approved_only_when_paid",
             ),
+            models.CheckConstraint(
+                condition=models.Q(refunded_at__isnull=True) | models.Q(paid=True),
+                name="orders_booking_refunded_only_when_paid",
+            ),
         ]
 
     def __str__(self):
         return f"Order #{self.pk}: {self.quantity} × {self.parts_name}"
 
+    def get_absolute_url(self) -> str:
+        return f"/dashboard/orders/{self.pk}"
+
+    @property
+    def lapsed(self) -> bool:
+        """Unpaid past its hold (its stock is, or is about to be, back on the shelf)."""
+        if self.paid:
+            return False
+        if self.released_at:
+            return True
+        return self.expires_at is not None and self.expires_at <= timezone.now()
+
     @property
     def state(self) -> str:
+        if self.refunded_at:
+            return self.State.REFUNDED
         if self.status:
             return self.State.SHIPPED
-        return self.State.PENDING if self.paid else self.State.UNPAID
+        if self.paid:
+            return self.State.PENDING
+        return self.State.EXPIRED if self.lapsed else self.State.UNPAID
+
+    @property
+    def hold_expires_at(self):
+        """When the hold lapses; None once paid (API.md's `expiresAt`)."""
+        return None if self.paid else self.expires_at
 
 
 class PaymentEvent(models.Model):
@@ -78,6 +123,8 @@ class PaymentEvent(models.Model):
         FAILED = "failed", "Payment failure recorded"
         IGNORED = "ignored", "Ignored"
         REJECTED = "rejected", "Rejected (does not match the order)"
+        REFUNDED = "refunded", "Payment refunded (order gone, sold out or refunded)"
+        ALREADY_REFUNDED = "already_refunded", "Order was already refunded"
 
     event_id = models.CharField(max_length=255, unique=True)
     type = models.CharField(max_length=100)

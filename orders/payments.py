@@ -28,6 +28,7 @@ NOT_SUCCEEDED = "This payment has not succeeded."
 WRONG_INTENT = "This payment does not belong to this order."
 WRONG_AMOUNT = "This payment's amount or currency does not match the order."
 UNKNOWN_INTENT = "There is no such payment."
+REFUND_FAILED = "The payment provider refused the refund. Nothing was changed."
 
 
 class PaymentsNotConfigured(Unavailable):
@@ -90,14 +91,15 @@ def _intent(obj) -> Intent:
     )
 
 
-def _call(action: str, booking: Booking, function, *args, **kwargs):
+def _call(action: str, booking: Booking | int | None, function, *args, **kwargs):
     """Run one Stripe call; its failures become ProviderError (logged, never a 500)."""
     try:
         return function(*args, **kwargs)
     except stripe.InvalidRequestError:
         raise
     except stripe.StripeError as exc:
-        logger.warning("Stripe %s failed for order %s: %s", action, booking.pk, exc)
+        order = getattr(booking, "pk", booking)
+        logger.warning("Stripe %s failed for order %s: %s", action, order, exc)
         raise ProviderError(PROVIDER_FAILED) from exc
 
 
@@ -161,14 +163,90 @@ def verified_intent(booking: Booking, intent_id: str) -> Intent:
     return intent
 
 
+def intent_cancel(booking: Booking) -> Intent | None:
+    """Cancel the order's PaymentIntent, so it can no longer be paid; the intent as it stands
+    now (status "canceled", or "succeeded" when it was paid first), None when Stripe does not
+    know it. Raises ProviderError when Stripe fails (nothing may change then).
+    """
+    client = _client()
+    intent_id = booking.payment_intent_id
+    try:
+        return _intent(_call("cancel", booking, client.v1.payment_intents.cancel, intent_id))
+    except stripe.InvalidRequestError:
+        pass  # not cancellable (succeeded, canceled, processing) or unknown: see how it stands
+    try:
+        return _intent(_call("retrieve", booking, client.v1.payment_intents.retrieve, intent_id))
+    except stripe.InvalidRequestError:
+        return None
+
+
+def refund_intent(intent_id: str, *, booking_id: int | None = None) -> str:
+    """Refund the whole of PaymentIntent `intent_id`; the refund's id. A payment refunded in
+    full already is not refunded twice (its refund's id is returned). Raises ProviderError
+    when Stripe fails or refuses (then nothing was refunded).
+    """
+    client = _client()
+    try:
+        intent = _call("retrieve", booking_id, client.v1.payment_intents.retrieve, intent_id)
+        done = _call(
+            "list refunds",
+            booking_id,
+            client.v1.refunds.list,
+            params={"payment_intent": intent_id, "limit": 100},
+        )
+        refunds = [r for r in done.data if r.status in ("succeeded", "pending")]
+        if refunds and sum(r.amount for r in refunds) >= intent.amount:
+            return refunds[0].id
+        created = _call(
+            "refund",
+            booking_id,
+            client.v1.refunds.create,
+            params={"payment_intent": intent_id, "metadata": {METADATA_KEY: str(booking_id)}},
+            options={"idempotency_key": f"refund-{intent_id}"},
+        )
+    except stripe.InvalidRequestError as exc:
+        logger.warning("Stripe refused to refund %s (order %s): %s", intent_id, booking_id, exc)
+        raise ProviderError(REFUND_FAILED) from exc
+    return created.id
+
+
 def webhook_event(payload: bytes, signature: str):
-    """The Stripe event in `payload`, if `signature` proves Stripe sent it; else ValueError."""
+    """The Stripe event in `payload`, if `signature` proves Stripe sent it and it is shaped
+    as an event; else ValueError."""
     if not settings.STRIPE_WEBHOOK_SECRET:
         raise PaymentsNotConfigured("Stripe webhooks are not configured on this shop.")
     try:
-        return stripe.Webhook.construct_event(payload, signature, settings.STRIPE_WEBHOOK_SECRET)
-    except (stripe.SignatureVerificationError, ValueError) as exc:
+        event = stripe.Webhook.construct_event(payload, signature, settings.STRIPE_WEBHOOK_SECRET)
+    except (stripe.SignatureVerificationError, ValueError, TypeError, AttributeError) as exc:
         raise ValueError("Invalid Stripe signature or payload.") from exc
+    if not _is_event(event):
+        raise ValueError("The body is not a Stripe event.")
+    return event
+
+
+def _is_event(event) -> bool:
+    """Signed by the right secret is not enough: the body must be an event the shop can read."""
+    raw = event.to_dict() if hasattr(event, "to_dict") else None
+    if not isinstance(raw, dict):
+        return False
+    data = raw.get("data")
+    return (
+        raw.get("object") == "event"
+        and isinstance(raw.get("id"), str)
+        and isinstance(raw.get("type"), str)
+        and isinstance(data, dict)
+        and isinstance(data.get("object"), dict)
+    )
+
+
+def refunded_charge_from_event(event) -> tuple[str, bool, str]:
+    """(the PaymentIntent's id, refunded in full?, the latest refund's id) of a
+    charge.refunded event."""
+    charge = _plain(event.data.object)
+    intent_id = charge.get("payment_intent") or ""
+    refunds = (charge.get("refunds") or {}).get("data") or []
+    refund_id = refunds[0].get("id", "") if refunds else ""
+    return str(intent_id), bool(charge.get("refunded")), str(refund_id)
 
 
 def intent_from_event(event) -> Intent:

@@ -1,7 +1,7 @@
 """Reads of orders. An order belongs to the account that placed it (the user link); the
 e-mail and name on it are a snapshot, never used to decide whose it is."""
 
-from django.db.models import QuerySet
+from django.db.models import Q, QuerySet
 
 from .models import Booking
 
@@ -26,3 +26,15 @@ def booking_visible_to(user) -> QuerySet[Booking]:
 def booking_owned_by(user) -> QuerySet[Booking]:
     """The orders `user` placed: only the owner pays for an order."""
     return Booking.objects.filter(user=user)
+
+
+def booking_state_filters(now) -> dict[str, Q]:
+    """Each state of Booking.state as a filter, at the moment `now`."""
+    lapsed = Q(released_at__isnull=False) | Q(expires_at__lte=now)
+    return {
+        Booking.State.UNPAID: Q(paid=False) & ~lapsed,
+        Booking.State.PENDING: Q(paid=True, status__isnull=True, refunded_at__isnull=True),
+        Booking.State.SHIPPED: Q(status=Booking.Status.APPROVED, refunded_at__isnull=True),
+        Booking.State.EXPIRED: Q(paid=False) & lapsed,
+        Booking.State.REFUNDED: Q(refunded_at__isnull=False),
+    }

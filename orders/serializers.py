@@ -24,6 +24,8 @@ class BookingOutputSerializer(serializers.ModelSerializer):
     status = serializers.ChoiceField(choices=Booking.Status.choices, allow_null=True)
     state = serializers.ChoiceField(choices=Booking.State.choices)
     createdAt = serializers.DateTimeField(source="created_at")
+    expiresAt = serializers.DateTimeField(source="hold_expires_at", allow_null=True)
+    url = serializers.CharField(source="get_absolute_url")
 
     class Meta:
         model = Booking
@@ -43,6 +45,8 @@ class BookingOutputSerializer(serializers.ModelSerializer):
             "transactionId",
             "state",
             "createdAt",
+            "expiresAt",
+            "url",
         ]
 
 

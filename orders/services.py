@@ -1,7 +1,20 @@
-"""Ordering rules: stock, quantity bounds, prices, cancelling and approval."""
+"""Ordering rules: stock, quantity bounds, prices, holds that lapse, the cap on unpaid orders,
+cancelling and approval.
 
+Locks are always taken in one order: the account (placing), then the order's row, then the
+part's row (inside catalog.stock), so concurrent services wait for each other and never
+deadlock.
+"""
+
+from datetime import timedelta
+from decimal import Decimal
+from enum import StrEnum
+
+from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 
 from catalog.models import Part
@@ -15,31 +28,102 @@ from .models import Booking
 QUANTITY_BELOW_MINIMUM = "Quantity must be at least {minimum} (the minimum order quantity)"
 QUANTITY_ABOVE_STOCK = "Only {available} units are available"
 PART_GONE = "This part is no longer available"
-PAID_ORDER_LOCKED = "This order is paid and can no longer be deleted"
+PAID_ORDER_LOCKED = "This order is paid and can never be deleted: refund it instead"
 ORDER_NOT_PAID = "This order is not paid yet, so it can't be approved"
 ALREADY_PAID = "This order is already paid"
 ORDER_GONE = "This order no longer exists"
+TOTAL_TOO_LARGE = "The total can't pass $99,999,999.99: order fewer units"
+TOO_MANY_UNPAID = "You already have {count} unpaid orders: pay or delete one first."
+ORDER_EXPIRED = "This order's hold has lapsed: it can no longer be paid. Delete it and order again."
+MAX_TOTAL = Decimal("99999999.99")
+PAID_MEANWHILE = "This order was paid meanwhile, so it can't be deleted"
+PAYMENT_IN_PROGRESS = "A payment of this order is in progress: try again in a moment"
+PAYMENT_REFUNDED = (
+    "This order's hold lapsed and its stock is gone: your payment was refunded in full"
+)
+ORDER_REFUNDED = "This order was refunded"
+REFUND_UNPAID = "This order is not paid, so there is nothing to refund"
+
+
+class Settled(StrEnum):
+    """What became of an order when it was paid or deleted."""
+
+    PAID = "paid"
+    ALREADY_PAID = "already_paid"
+    REFUNDED = "refunded"
+    DELETED = "deleted"
+    GONE = "gone"
+    PROCESSING = "processing"
 
 
 def check_quantity(*, part: Part, quantity: int) -> None:
-    """The spec's bounds: minimumOrderQuantity ≤ quantity ≤ availableQuantity."""
+    """The spec's bounds: minimumOrderQuantity ≤ quantity ≤ availableQuantity, and a total
+    that fits the order's money column (and Stripe)."""
     if quantity < part.minimum_order_quantity:
         message = QUANTITY_BELOW_MINIMUM.format(minimum=part.minimum_order_quantity)
         raise ValidationError({"quantity": message})
     if quantity > part.available_quantity:
         message = QUANTITY_ABOVE_STOCK.format(available=part.available_quantity)
         raise ValidationError({"quantity": message})
+    check_total(price=part.price, quantity=quantity)
+
+
+def check_total(*, price: Decimal, quantity: int) -> None:
+    if price * quantity > MAX_TOTAL:
+        raise ValidationError({"quantity": TOTAL_TOO_LARGE})
+
+
+def hold_seconds() -> int:
+    return settings.ORDER_HOLD_SECONDS
+
+
+def unpaid_held(queryset, now=None):
+    """The orders of `queryset` that are unpaid and still hold their stock."""
+    now = now or timezone.now()
+    return queryset.filter(paid=False, released_at__isnull=True).filter(
+        Q(expires_at__isnull=True) | Q(expires_at__gt=now)
+    )
+
+
+def lapsed_holds(queryset, now=None):
+    """The orders of `queryset` whose hold lapsed and whose stock is not back yet."""
+    now = now or timezone.now()
+    return queryset.filter(paid=False, released_at__isnull=True, expires_at__lte=now)
+
+
+def check_unpaid_cap(*, user) -> None:
+    """At most MAX_UNPAID_ORDERS unpaid, unexpired orders per account (409 beyond).
+
+    The account's row is locked first, so two orders placed at once count each other.
+    """
+    get_user_model().objects.select_for_update().filter(pk=user.pk).first()
+    cap = settings.MAX_UNPAID_ORDERS
+    if unpaid_held(Booking.objects.filter(user=user)).count() >= cap:
+        raise Conflict(TOO_MANY_UNPAID.format(count=cap))
+
+
+def booking_place(*, user, part: Part, quantity: int, address: str, phone: str) -> Booking:
+    """Record the order and have the catalog reserve its stock, at the server's prices; the
+    order holds that stock for ORDER_HOLD_SECONDS.
+
+    Lapsed holds on the part go back on the shelf first, so a hold that lapsed never blocks
+    a shopper, worker or no worker. `part` is the shopper's view of it (its stock read again
+    after that): bounds are checked against that view first (400); catalog.stock checks again
+    on the locked row, where a shortfall means another order got there first (409). The order
+    is written first so the stock movement can name it; a refusal rolls both back.
+    """
+    # Committed on their own: a refused order never puts lapsed holds back on hold.
+    if booking_release_lapsed_holds(part_id=part.pk):
+        part.available_quantity = (
+            Part.objects.filter(pk=part.pk).values_list("available_quantity", flat=True).first()
+            or 0
+        )
+    return _booking_create(user=user, part=part, quantity=quantity, address=address, phone=phone)
 
 
 @transaction.atomic
-def booking_place(*, user, part: Part, quantity: int, address: str, phone: str) -> Booking:
-    """Record the order and have the catalog reserve its stock, at the server's prices.
-
-    `part` is the shopper's view of it: bounds are checked against that view first (400);
-    catalog.stock checks again on the locked row, where a shortfall means another order got
-    there first (409). The order is written first so the stock movement can name it; a
-    refusal rolls both back.
-    """
+def _booking_create(*, user, part: Part, quantity: int, address: str, phone: str) -> Booking:
+    check_unpaid_cap(user=user)
     check_quantity(part=part, quantity=quantity)
     booking = Booking.objects.create(
         user=user,
@@ -52,12 +136,14 @@ def booking_place(*, user, part: Part, quantity: int, address: str, phone: str) 
         total_price=part.price * quantity,
         address=address,
         phone=phone,
+        expires_at=timezone.now() + timedelta(seconds=hold_seconds()),
     )
     try:
         locked = stock_reserve(part_id=part.pk, quantity=quantity, order_id=booking.pk, by=user)
     except Part.DoesNotExist:
         raise ValidationError({"partId": PART_GONE}) from None
     if (locked.name, locked.price) != (part.name, part.price):  # changed since it was read
+        check_total(price=locked.price, quantity=quantity)
         booking.parts_name, booking.price_per_unit = locked.name, locked.price
         booking.total_price = locked.price * quantity
         booking.save(update_fields=["parts_name", "price_per_unit", "total_price"])
@@ -69,37 +155,98 @@ def booking_place(*, user, part: Part, quantity: int, address: str, phone: str) 
 
 
 @transaction.atomic
-def booking_cancel(*, booking: Booking, by_admin: bool) -> bool:
-    """Delete an order and give its stock back (unless it has shipped); False when the order
-    was already gone.
+def booking_expire(*, booking_id: int) -> bool:
+    """Put the stock of an unpaid order whose hold lapsed back on the shelf, exactly once;
+    False when there is nothing to do (paid, still held, already released, gone).
 
-    Shoppers may delete only unpaid orders; admins may delete any. The order is locked and
-    read again first: two cancels at once give its stock back once, and a payment or an
-    approval that landed meanwhile counts.
+    The order's row is locked and read again first: a payment recorded meanwhile wins, and two
+    releases at once give the stock back once.
     """
-    locked = Booking.objects.select_for_update().filter(pk=booking.pk).first()
-    if locked is None:
+    locked = Booking.objects.select_for_update().filter(pk=booking_id).first()
+    if locked is None or not lapsed_holds(Booking.objects.filter(pk=locked.pk)).exists():
         return False
-    if locked.paid and not by_admin:
+    if locked.part_id:
+        stock_release(
+            part_id=locked.part_id,
+            quantity=locked.quantity,
+            order_id=locked.pk,
+            note="The order's hold lapsed unpaid",
+        )
+    locked.released_at = timezone.now()
+    locked.save(update_fields=["released_at"])
+    run_after_commit(tasks.send_booking_expired, booking_id=locked.pk)
+    return True
+
+
+def booking_release_lapsed_holds(*, part_id: int | None = None) -> int:
+    """Release every lapsed hold (of one part, when `part_id` is given); how many were.
+
+    Each order is released in its own transaction (savepoint when called inside one) by
+    booking_expire, so one order's failure or a concurrent payment never blocks the others.
+    """
+    due = lapsed_holds(Booking.objects.all())
+    if part_id is not None:
+        due = due.filter(part_id=part_id)
+    released = 0
+    for booking_id in due.order_by("expires_at", "pk").values_list("pk", flat=True):
+        released += booking_expire(booking_id=booking_id)
+    return released
+
+
+def booking_cancel(*, booking: Booking) -> bool:
+    """Delete an unpaid (or expired) order, give back the stock it still holds, and cancel its
+    PaymentIntent at Stripe first so it can no longer be paid; False when the order was
+    already gone.
+
+    Paid orders are never deleted, whoever asks (Conflict): money records are refunded, not
+    removed. Stripe is asked before anything changes here: when it fails (ProviderError, 502)
+    nothing changes; when the payment succeeded first, the payment is recorded instead (the
+    order is now paid, or refunded when its stock is gone) and the answer is Conflict.
+    """
+    outcome = _booking_cancel(booking_id=booking.pk)
+    if outcome == Settled.DELETED:
+        return True
+    if outcome == Settled.GONE:
+        return False
+    if outcome == Settled.PROCESSING:
+        raise Conflict(PAYMENT_IN_PROGRESS)
+    raise Conflict(PAID_MEANWHILE)
+
+
+@transaction.atomic
+def _booking_cancel(*, booking_id: int) -> str:
+    locked = Booking.objects.select_for_update().filter(pk=booking_id).first()
+    if locked is None:
+        return Settled.GONE
+    if locked.paid:
         raise Conflict(PAID_ORDER_LOCKED)
-    if locked.part_id and locked.state != Booking.State.SHIPPED:
+    if locked.payment_intent_id:
+        intent = payments.intent_cancel(locked)
+        if intent is not None and intent.status == "succeeded":
+            payments.check_pays_for(intent, locked)
+            return _settle(locked, intent_id=intent.id)
+        if intent is not None and intent.status != "canceled":
+            return Settled.PROCESSING
+    if locked.part_id and not locked.released_at:
         stock_release(part_id=locked.part_id, quantity=locked.quantity, order_id=locked.pk)
     locked.delete()
-    return True
+    return Settled.DELETED
 
 
 @transaction.atomic
 def booking_approve(*, booking: Booking) -> bool:
     """Mark a paid order approved (shipped); False when it already was.
 
-    The order is locked and read again first (it may have been paid, approved or deleted
-    meanwhile); `booking` is refreshed to what was stored.
+    The order is locked and read again first (it may have been paid, approved, refunded or
+    deleted meanwhile); `booking` is refreshed to what was stored.
     """
     locked = Booking.objects.select_for_update().filter(pk=booking.pk).first()
     if locked is None:
         raise NotFound(ORDER_GONE)
     if not locked.paid:
         raise Conflict(ORDER_NOT_PAID)
+    if locked.refunded_at:
+        raise Conflict(ORDER_REFUNDED)
     changed = locked.status != Booking.Status.APPROVED
     if changed:
         locked.status = Booking.Status.APPROVED
@@ -109,45 +256,189 @@ def booking_approve(*, booking: Booking) -> bool:
     return changed
 
 
-def booking_start_payment(*, booking: Booking) -> str:
-    """The client secret of the PaymentIntent for this unpaid order (one intent per order)."""
+def check_payable(booking: Booking) -> None:
+    """Only an unpaid order that still holds its stock can be paid (409 otherwise)."""
+    if booking.refunded_at:
+        raise Conflict(ORDER_REFUNDED)
     if booking.paid:
         raise Conflict(ALREADY_PAID)
-    intent = payments.intent_for(booking)
-    if intent.id != booking.payment_intent_id:
-        booking.payment_intent_id = intent.id
-        booking.save(update_fields=["payment_intent_id"])
+    if booking.lapsed:
+        raise Conflict(ORDER_EXPIRED)
+
+
+@transaction.atomic
+def booking_start_payment(*, booking: Booking) -> str:
+    """The client secret of the PaymentIntent for this unpaid order (one intent per order).
+
+    The order is locked while Stripe is asked, so a delete at the same time waits and then
+    cancels the very intent handed out here.
+    """
+    locked = Booking.objects.select_for_update().filter(pk=booking.pk).first()
+    if locked is None:
+        raise NotFound(ORDER_GONE)
+    check_payable(locked)
+    intent = payments.intent_for(locked)
+    if intent.id != locked.payment_intent_id:
+        locked.payment_intent_id = intent.id
+        locked.save(update_fields=["payment_intent_id"])
     return intent.client_secret
 
 
 def booking_confirm_payment(*, booking: Booking, transaction_id: str) -> Booking:
-    """Mark the order paid once Stripe confirms `transaction_id` paid for exactly this order."""
+    """Mark the order paid once Stripe confirms `transaction_id` paid for exactly this order.
+
+    An expired order cannot be paid (Conflict), unless the card was charged already: then the
+    payment takes the stock again when enough is left, else it is refunded in full (Conflict,
+    and the order is refunded), exactly as when Stripe's webhook reports it.
+    """
     if booking.paid:
         if booking.transaction_id == transaction_id:
             return booking  # the webhook got there first
-        raise Conflict(ALREADY_PAID)
-    intent = payments.verified_intent(booking, transaction_id)
-    booking_mark_paid(booking_id=booking.pk, transaction_id=intent.id)
+        raise Conflict(ORDER_REFUNDED if booking.refunded_at else ALREADY_PAID)
+    try:
+        intent = payments.verified_intent(booking, transaction_id)
+    except payments.PaymentRejected:
+        if booking.lapsed:
+            raise Conflict(ORDER_EXPIRED) from None
+        raise
+    outcome = booking_settle_payment(booking_id=booking.pk, intent_id=intent.id)
+    if outcome == Settled.REFUNDED:
+        raise Conflict(PAYMENT_REFUNDED)
     booking.refresh_from_db()
     return booking
 
 
 @transaction.atomic
-def booking_mark_paid(*, booking_id: int, transaction_id: str) -> bool:
-    """Record a verified payment, once: False when the order was already paid (or is gone)."""
-    booking = Booking.objects.select_for_update().filter(pk=booking_id).first()
-    if booking is None or booking.paid:
+def booking_settle_payment(*, booking_id: int | None, intent_id: str) -> str:
+    """Record a PaymentIntent that succeeded (checked by the caller) for order `booking_id`;
+    what became of it (Settled): PAID, ALREADY_PAID or REFUNDED.
+
+    No shopper is charged for nothing: a payment for an order that no longer exists, or a
+    second payment of a paid order, is refunded in full; a payment for an order whose hold
+    lapsed takes its stock again when enough is left, else it is refunded in full and the
+    order is refunded. Refunds happen at Stripe before anything is committed here.
+    """
+    locked = None
+    if booking_id is not None:
+        locked = Booking.objects.select_for_update().filter(pk=booking_id).first()
+    if locked is None:
+        payments.refund_intent(intent_id, booking_id=booking_id)
+        return Settled.REFUNDED
+    return _settle(locked, intent_id=intent_id)
+
+
+def _settle(locked: Booking, *, intent_id: str) -> str:
+    """booking_settle_payment on the order's locked row."""
+    if locked.paid:
+        if locked.transaction_id == intent_id:
+            return Settled.ALREADY_PAID
+        payments.refund_intent(intent_id, booking_id=locked.pk)  # paid twice
+        return Settled.REFUNDED
+    if locked.released_at and not _stock_taken_again(locked):
+        refund_id = payments.refund_intent(intent_id, booking_id=locked.pk)
+        _record_payment(locked, transaction_id=intent_id)
+        _record_refund(locked, refund_id=refund_id)
+        return Settled.REFUNDED
+    _record_payment(locked, transaction_id=intent_id)
+    run_after_commit(tasks.send_booking_paid, booking_id=locked.pk)
+    run_after_commit(tasks.send_booking_paid_to_admins, booking_id=locked.pk)
+    return Settled.PAID
+
+
+def _stock_taken_again(locked: Booking) -> bool:
+    """Reserve an expired order's units again; False when the part is gone or short."""
+    if not locked.part_id:
         return False
-    booking.paid = True
-    booking.paid_at = timezone.now()
-    booking.transaction_id = transaction_id
-    booking.payment_intent_id = transaction_id
-    booking.payment_error = ""
-    booking.save(
+    try:
+        with transaction.atomic():
+            stock_reserve(
+                part_id=locked.part_id,
+                quantity=locked.quantity,
+                order_id=locked.pk,
+                note="Paid after its hold lapsed",
+            )
+    except (Conflict, Part.DoesNotExist):
+        return False
+    locked.released_at = None
+    locked.save(update_fields=["released_at"])
+    return True
+
+
+def _record_payment(locked: Booking, *, transaction_id: str) -> None:
+    locked.paid = True
+    locked.paid_at = timezone.now()
+    locked.transaction_id = transaction_id
+    locked.payment_intent_id = transaction_id
+    locked.payment_error = ""
+    locked.save(
         update_fields=["paid", "paid_at", "transaction_id", "payment_intent_id", "payment_error"]
     )
-    run_after_commit(tasks.send_booking_paid, booking_id=booking.pk)
-    run_after_commit(tasks.send_booking_paid_to_admins, booking_id=booking.pk)
+
+
+def _record_refund(locked: Booking, *, refund_id: str) -> None:
+    """The order is refunded; its stock goes back unless it shipped or is back already."""
+    if locked.part_id and not locked.status and not locked.released_at:
+        stock_release(
+            part_id=locked.part_id,
+            quantity=locked.quantity,
+            order_id=locked.pk,
+            note="Order refunded",
+        )
+    locked.refunded_at = timezone.now()
+    locked.refund_id = refund_id
+    locked.save(update_fields=["refunded_at", "refund_id"])
+    run_after_commit(tasks.send_booking_refunded, booking_id=locked.pk)
+
+
+@transaction.atomic
+def booking_mark_paid(*, booking_id: int, transaction_id: str) -> bool:
+    """Record a verified payment of an unpaid order, once: True when the order is now paid;
+    False when it was already paid or is gone (nothing is refunded here: the webhook and the
+    PATCH settle those through booking_settle_payment), or when the payment came after the
+    hold lapsed and its stock is gone (then it is refunded in full)."""
+    locked = Booking.objects.select_for_update().filter(pk=booking_id).first()
+    if locked is None or locked.paid:
+        return False
+    return _settle(locked, intent_id=transaction_id) == Settled.PAID
+
+
+@transaction.atomic
+def booking_refund(*, booking: Booking, outside_stripe: bool = False) -> Booking:
+    """Refund a paid order in full: at Stripe first (ProviderError, 502, when it fails:
+    nothing changes), then the order is refunded and its stock goes back unless it shipped.
+    Conflict when the order is unpaid or already refunded; `booking` is refreshed.
+
+    `outside_stripe=True` records a refund whose money went back some other way (no card was
+    charged through Stripe: the demo data); it never calls Stripe.
+    """
+    locked = Booking.objects.select_for_update().filter(pk=booking.pk).first()
+    if locked is None:
+        raise NotFound(ORDER_GONE)
+    if locked.refunded_at:
+        raise Conflict(ORDER_REFUNDED)
+    if not locked.paid:
+        raise Conflict(REFUND_UNPAID)
+    refund_id = ""
+    if not outside_stripe:
+        refund_id = payments.refund_intent(locked.transaction_id, booking_id=locked.pk)
+    _record_refund(locked, refund_id=refund_id)
+    booking.refresh_from_db()
+    return booking
+
+
+@transaction.atomic
+def booking_mark_refunded(*, transaction_id: str, refund_id: str = "") -> bool:
+    """Stripe says the payment `transaction_id` was refunded in full (e.g. from its
+    dashboard): the order is refunded, once; False when already so or there is no such paid
+    order."""
+    if not transaction_id:
+        return False
+    locked = (
+        Booking.objects.select_for_update().filter(paid=True, transaction_id=transaction_id).first()
+    )
+    if locked is None or locked.refunded_at:
+        return False
+    _record_refund(locked, refund_id=refund_id)
     return True
 
 

@@ -4,20 +4,16 @@ the number of orders."""
 from datetime import date, timedelta
 from decimal import Decimal
 
-from django.db.models import Count, Q, Sum
+from django.db.models import Count, Sum
 from django.db.models.functions import TruncDate
 from django.utils import timezone
 
 from catalog.selectors import parts_low_on_stock
 
 from .models import Booking
+from .selectors import booking_state_filters
 
 TOP_PARTS = 5
-STATES = {
-    Booking.State.UNPAID: Q(paid=False),
-    Booking.State.PENDING: Q(paid=True, status__isnull=True),
-    Booking.State.SHIPPED: Q(status=Booking.Status.APPROVED),
-}
 
 
 def shop_stats(*, days: int, today: date | None = None) -> dict:
@@ -25,7 +21,9 @@ def shop_stats(*, days: int, today: date | None = None) -> dict:
     by state, the best-selling parts by revenue, and the parts low on stock."""
     today = today or timezone.localdate()
     first = today - timedelta(days=days - 1)
-    paid = Booking.objects.filter(paid=True, paid_at__date__gte=first, paid_at__date__lte=today)
+    paid = Booking.objects.filter(
+        paid=True, refunded_at__isnull=True, paid_at__date__gte=first, paid_at__date__lte=today
+    )
     return {
         "revenueByDay": _revenue_by_day(paid, first=first, days=days),
         "ordersByState": _orders_by_state(first),
@@ -58,8 +56,9 @@ def _revenue_by_day(paid, *, first: date, days: int) -> list[dict]:
 
 def _orders_by_state(first: date) -> dict[str, int]:
     placed = Booking.objects.filter(created_at__date__gte=first)
-    counts = placed.aggregate(**{state: Count("id", filter=q) for state, q in STATES.items()})
-    return {str(state): counts[state] for state in STATES}
+    states = booking_state_filters(timezone.now())
+    counts = placed.aggregate(**{state: Count("id", filter=q) for state, q in states.items()})
+    return {str(state): counts[state] for state in states}
 
 
 def _top_parts(paid) -> list[dict]:

@@ -7,4 +7,5 @@ urlpatterns = [
     *optional_slash("dashboard/myorder", views.my_orders, "myorder"),
     *optional_slash("dashboard/manageorders", views.manage_orders, "manageorders"),
     *optional_slash("dashboard/payment/<int:pk>", views.payment, "payment"),
+    *optional_slash("dashboard/orders/<int:pk>", views.order_page, "order"),
 ]

@@ -1,23 +1,56 @@
 """Order pages: My Order, the owner's Overview and Manage Orders (admin), the payment page."""
 
+import math
+
 from django.conf import settings
 from django.contrib.auth.decorators import login_required
 from django.shortcuts import render
+from django.utils import timezone
 
 from core.api import get_or_404
 from core.island_props import island_props
 from core.page_guards import shop_admin_required
 
 from . import payments, selectors
+from .models import Booking
 from .serializers import BookingOutputSerializer, StatsOutputSerializer
+from .services import ORDER_EXPIRED
 from .stats import shop_stats
 
 OVERVIEW_DAYS = 30
 
 
 def orders_props(bookings) -> dict:
-    """Props of the order tables: the bookings as GET /api/booking answers them."""
-    return island_props(orders=BookingOutputSerializer(bookings, many=True).data)
+    """Props of the order tables: the bookings as GET /api/booking answers them, and whether
+    card payments are on (no Pay button is offered otherwise)."""
+    return island_props(
+        orders=BookingOutputSerializer(bookings, many=True).data,
+        paymentsOn=payments.is_configured(),
+    )
+
+
+def minutes_to_pay(booking) -> int:
+    """Whole minutes left (rounded up) before an unpaid order's hold lapses; 0 when none."""
+    if booking.state != Booking.State.UNPAID or booking.expires_at is None:
+        return 0
+    seconds = (booking.expires_at - timezone.now()).total_seconds()
+    return max(0, math.ceil(seconds / 60))
+
+
+@login_required
+def order_page(request, pk):
+    """One order's page (owner or shop admin; anyone else, or no such order: 404)."""
+    booking = get_or_404(selectors.booking_visible_to(request.user), pk)
+    payments_on = payments.is_configured() and booking.user_id == request.user.pk
+    context = {
+        "booking": booking,
+        "state_label": Booking.State(booking.state).label,
+        "minutes_left": minutes_to_pay(booking),
+        "payments_on": payments_on,
+        "not_configured": payments.NOT_CONFIGURED,
+        "props": island_props(order=BookingOutputSerializer(booking).data, paymentsOn=payments_on),
+    }
+    return render(request, "dashboard/order.html", context)
 
 
 @login_required
@@ -55,10 +88,11 @@ def payment_props(booking, user) -> dict:
 def payment(request, pk):
     """Pay for one of your orders by card; paid orders and an unconfigured shop get no form."""
     booking = get_or_404(selectors.booking_owned_by(request.user), pk)
-    payable = not booking.paid and payments.is_configured()
+    payable = booking.state == Booking.State.UNPAID and payments.is_configured()
     context = {
         "booking": booking,
         "not_configured": payments.NOT_CONFIGURED,
+        "expired": ORDER_EXPIRED,
         "payable": payable,
         "props": payment_props(booking, request.user) if payable else None,
         "STRIPE_JS_URL": settings.STRIPE_JS_URL,

@@ -33,10 +33,13 @@ class DemoOrder:
 
 
 # The demo shopper's orders, oldest first: one in each state, so every screen shows something
-# without card payments (the paid ones carry a made-up transaction id).
+# without card payments (the paid ones carry a made-up transaction id; the refunded one was
+# refunded without Stripe, since no card was charged).
 ORDERS = (
     DemoOrder(state="shipped", part="520 O-Ring Chain and Sprocket Kit 15/45", quantity=1),
+    DemoOrder(state="refunded", part="7-inch Round LED Headlight with Halo DRL", quantity=1),
     DemoOrder(state="pending", part="Sintered HH Front Brake Pads", quantity=2),
+    DemoOrder(state="expired", part="High-Flow Cone Air Filter 54 mm", quantity=2),
     DemoOrder(state="unpaid", part="Iridium Spark Plug CR9EIX", quantity=4),
 )
 ADDRESS = "12 Demo Lane, Springfield"

@@ -230,6 +230,8 @@ REST_FRAMEWORK = {
         "login_failed_account": env.str("THROTTLE_LOGIN_FAILED_ACCOUNT", default="20/hour"),
         "orders": env.str("THROTTLE_ORDERS", default="30/minute"),
         "reviews": env.str("THROTTLE_REVIEWS", default="5/hour"),
+        # Calls that reach Stripe (create-payment-intent, the payment PATCH), per user.
+        "payments": env.str("THROTTLE_PAYMENTS", default="20/minute"),
     },
     "NUM_PROXIES": TRUSTED_PROXY_COUNT,
 }
@@ -336,6 +338,13 @@ STRIPE_PUBLISHABLE_KEY = env.str("STRIPE_PUBLISHABLE_KEY", default="")
 STRIPE_WEBHOOK_SECRET = env.str("STRIPE_WEBHOOK_SECRET", default="")
 STRIPE_API_BASE = env.str("STRIPE_API_BASE", default="")
 STRIPE_JS_URL = env.str("STRIPE_JS_URL", default="https://js.stripe.com/v3/")
+
+# --- Orders -----------------------------------------------------------------------------
+
+# How long an unpaid order holds its stock, and how many unpaid, unexpired orders one
+# account may have at once (one account must never freeze the catalogue).
+ORDER_HOLD_SECONDS = env.int("ORDER_HOLD_SECONDS", default=1800)
+MAX_UNPAID_ORDERS = env.int("MAX_UNPAID_ORDERS", default=5)
 
 # --- Misc -------------------------------------------------------------------------------
 

@@ -66,8 +66,8 @@ def test_cancelling_an_order_twice_gives_its_stock_back_once():
     booking = place(UserFactory(), part, 4)
     first, second = Booking.objects.get(pk=booking.pk), Booking.objects.get(pk=booking.pk)
 
-    assert booking_cancel(booking=first, by_admin=False) is True
-    assert booking_cancel(booking=second, by_admin=False) is False
+    assert booking_cancel(booking=first) is True
+    assert booking_cancel(booking=second) is False
 
     part.refresh_from_db()
     assert part.available_quantity == 10
@@ -82,7 +82,7 @@ def test_a_cancel_sees_the_payment_that_landed_meanwhile():
     booking_mark_paid(booking_id=booking.pk, transaction_id="pi_webhook")
 
     with pytest.raises(Conflict):
-        booking_cancel(booking=read_before_payment, by_admin=False)
+        booking_cancel(booking=read_before_payment)
     part.refresh_from_db()
     assert part.available_quantity == 6
     assert Booking.objects.get(pk=booking.pk).paid

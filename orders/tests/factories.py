@@ -1,3 +1,5 @@
+from datetime import timedelta
+
 import factory
 from django.utils import timezone
 
@@ -22,8 +24,13 @@ class BookingFactory(factory.django.DjangoModelFactory):
     total_price = factory.LazyAttribute(lambda o: o.price_per_unit * o.quantity)
     address = "12 Harbour Road, Leeds"
     phone = "+441130000000"
+    expires_at = factory.LazyFunction(lambda: timezone.now() + timedelta(minutes=30))
 
     class Params:
+        # Unpaid past its hold, its stock not yet released (booking_expire does that).
+        lapsed = factory.Trait(
+            expires_at=factory.LazyFunction(lambda: timezone.now() - timedelta(seconds=1))
+        )
         paid_order = factory.Trait(
             paid=True, transaction_id="pi_test_paid", paid_at=factory.LazyFunction(timezone.now)
         )

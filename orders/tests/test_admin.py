@@ -5,7 +5,9 @@ import pytest
 from accounts.tests.factories import UserFactory
 from catalog.tests.factories import PartFactory
 from orders.models import Booking, PaymentEvent
+from orders.services import booking_confirm_payment, booking_start_payment
 from orders.tests.factories import BookingFactory
+from orders.tests.stripe_helpers import intent_id_of, pay
 
 CHANGELIST = "/admin/orders/booking/"
 
@@ -65,8 +67,18 @@ def test_search_finds_payment_ids(staff_client, orders):
 def test_change_page_answers_and_add_is_not_offered(staff_client, orders):
     booking = orders["pending"]
     assert staff_client.get(f"{CHANGELIST}{booking.pk}/change/").status_code == 200
-    assert staff_client.get(f"{CHANGELIST}{booking.pk}/delete/").status_code == 200
+    assert staff_client.get(f"{CHANGELIST}{orders['unpaid'].pk}/delete/").status_code == 200
     assert staff_client.get(f"{CHANGELIST}add/").status_code == 403
+
+
+@pytest.mark.parametrize("state", ["pending", "shipped"])
+def test_paid_orders_cannot_be_deleted_in_admin(staff_client, orders, state):
+    booking = orders[state]
+    assert staff_client.get(f"{CHANGELIST}{booking.pk}/delete/").status_code == 403
+    assert (
+        staff_client.post(f"{CHANGELIST}{booking.pk}/delete/", {"post": "yes"}).status_code == 403
+    )
+    assert Booking.objects.filter(pk=booking.pk).exists()
 
 
 def test_change_keeps_what_was_bought(staff_client, orders):
@@ -132,25 +144,49 @@ def test_deleting_an_unpaid_order_returns_its_stock(staff_client, shopper):
     assert part.available_quantity == 14
 
 
-def test_bulk_delete_returns_stock_except_for_shipped_orders(staff_client, shopper):
+def bulk(staff_client, action, bookings):
+    return staff_client.post(
+        CHANGELIST,
+        {"action": action, "_selected_action": [b.pk for b in bookings], "post": "yes"},
+    )
+
+
+def test_bulk_delete_returns_the_stock_of_unpaid_orders(staff_client, shopper):
+    part = PartFactory(available_quantity=10)
+    bookings = BookingFactory.create_batch(2, user=shopper, part=part, quantity=2)
+    assert bulk(staff_client, "delete_selected", bookings).status_code == 302
+    assert not Booking.objects.exists()
+    part.refresh_from_db()
+    assert part.available_quantity == 14
+
+
+def test_bulk_delete_refuses_a_selection_with_paid_orders(staff_client, shopper):
     part = PartFactory(available_quantity=10)
     bookings = [
         BookingFactory(user=shopper, part=part, quantity=2),
         BookingFactory(user=shopper, part=part, quantity=3, paid_order=True),
-        BookingFactory(user=shopper, part=part, quantity=5, shipped=True),
     ]
-    response = staff_client.post(
-        CHANGELIST,
-        {
-            "action": "delete_selected",
-            "_selected_action": [b.pk for b in bookings],
-            "post": "yes",
-        },
-    )
-    assert response.status_code == 302
-    assert not Booking.objects.exists()
+    assert bulk(staff_client, "delete_selected", bookings).status_code == 403
+    assert Booking.objects.count() == 2
     part.refresh_from_db()
-    assert part.available_quantity == 15
+    assert part.available_quantity == 10
+
+
+def test_refund_action_refunds_paid_orders_and_skips_the_rest(stripe_on, staff_client, shopper):
+    part = PartFactory(available_quantity=10)
+    paid = BookingFactory(user=shopper, part=part, quantity=2)
+    intent_id = intent_id_of(booking_start_payment(booking=paid))
+    pay(intent_id)
+    booking_confirm_payment(booking=paid, transaction_id=intent_id)
+    unpaid = BookingFactory(user=shopper, part=part, quantity=3)
+    response = bulk(staff_client, "refund_paid_orders", [paid, unpaid])
+    assert response.status_code == 302
+    paid.refresh_from_db()
+    assert paid.state == Booking.State.REFUNDED
+    assert paid.refund_id.startswith("re_")
+    assert Booking.objects.get(pk=unpaid.pk).state == Booking.State.UNPAID
+    part.refresh_from_db()
+    assert part.available_quantity == 12  # the refunded order's 2 units are back
 
 
 def test_changelist_query_count_does_not_grow_with_orders(

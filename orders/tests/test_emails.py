@@ -83,7 +83,7 @@ def test_placing_an_order_mails_the_shopper_a_link_to_pay(mailbox, as_user, user
         assert pay_url in body
     assert "Quantity:       3" in text
     assert f'href="{pay_url}"' in html
-    assert "Please pay by" not in text  # the pay-by line comes with holds (an order's expiry)
+    assert "Please pay by" in text  # the order holds its parts until its hold lapses
 
 
 def test_a_refused_order_sends_nothing(mailbox, as_user):

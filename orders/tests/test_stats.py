@@ -8,6 +8,7 @@ from django.utils import timezone
 
 from catalog.tests.factories import PartFactory
 from core.tests.islands import island_props
+from orders.models import Booking
 from orders.tests.factories import BookingFactory
 
 pytestmark = pytest.mark.django_db
@@ -74,7 +75,13 @@ def test_default_window_is_30_days(as_admin, figures):
 def test_orders_by_state(as_admin, figures):
     body = as_admin.get("/api/stats").json()
 
-    assert body["ordersByState"] == {"unpaid": 1, "pending": 2, "shipped": 1}
+    assert body["ordersByState"] == {
+        "unpaid": 1,
+        "pending": 2,
+        "shipped": 1,
+        "expired": 0,
+        "refunded": 0,
+    }
 
 
 def test_top_parts_by_revenue(as_admin, figures):
@@ -111,7 +118,13 @@ def test_overview_page_is_first_in_the_admin_menu(client, admin_user, figures):
     menu = html[html.index('aria-label="Dashboard"') :]
     assert menu.index(">Overview<") < menu.index(">Manage Orders<")
     assert props["days"] == 30
-    assert props["stats"]["ordersByState"] == {"unpaid": 1, "pending": 2, "shipped": 1}
+    assert props["stats"]["ordersByState"] == {
+        "unpaid": 1,
+        "pending": 2,
+        "shipped": 1,
+        "expired": 0,
+        "refunded": 0,
+    }
 
 
 def test_shoppers_are_signed_out_of_the_overview(client, user):
@@ -120,3 +133,17 @@ def test_shoppers_are_signed_out_of_the_overview(client, user):
     response = client.get("/dashboard/overview")
 
     assert (response.status_code, response["Location"]) == (302, "/login")
+
+
+def test_refunded_and_expired_orders_count_by_state_and_earn_nothing(as_admin, figures):
+    refunded = BookingFactory(
+        part=figures["chain"], paid_order=True, total_price=Decimal("1000.00")
+    )
+    Booking.objects.filter(pk=refunded.pk).update(refunded_at=timezone.now())
+    BookingFactory(part=figures["pads"], lapsed=True)
+    body = as_admin.get("/api/stats").json()
+
+    assert sum(d["revenue"] for d in body["revenueByDay"]) == 585.0
+    assert body["ordersByState"]["refunded"] == 1
+    assert body["ordersByState"]["expired"] == 1
+    assert body["ordersByState"]["unpaid"] == 1

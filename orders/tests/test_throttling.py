@@ -19,6 +19,12 @@ def orders_allowed() -> int:
     return int(settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]["orders"].split("/")[0])
 
 
+@pytest.fixture(autouse=True)
+def no_unpaid_cap(settings):
+    """The orders throttle is what this module tests, not the cap on unpaid orders."""
+    settings.MAX_UNPAID_ORDERS = 10_000
+
+
 @pytest.fixture
 def part():
     return PartFactory(minimum_order_quantity=1, available_quantity=10_000)

@@ -41,6 +41,7 @@ SHOPPER = [
     "/dashboard/review",
     "/purchaseintent/{part}",
     "/dashboard/payment/{order}",
+    "/dashboard/orders/{order}",
     "/dashboard/profile",
     "/accounts/password/change/",
     "/accounts/email/",

@@ -63,8 +63,12 @@ def order_through_the_ui(page, part) -> Booking:
     page.get_by_label("Address").fill("7 Gear Lane, Leeds")
     page.get_by_label("Quantity").fill("3")
     page.get_by_role("button", name="Submit").click()
-    expect(page).to_have_url(f"{page.base_url}/dashboard/myorder")
-    return Booking.objects.get(part=part)
+    expect(page).to_have_url(re.compile(r"/dashboard/orders/\d+$"))
+    booking = Booking.objects.get(part=part)
+    expect(page.get_by_role("heading", name=f"Order #{booking.pk}")).to_be_visible()
+    expect(page.get_by_role("link", name="Pay")).to_be_visible()
+    page.goto("/dashboard/myorder")
+    return booking
 
 
 def test_order_pay_by_card_and_get_it_shipped(paying):
@@ -125,6 +129,16 @@ def test_order_pay_by_card_and_get_it_shipped(paying):
     expect(row).to_contain_text("Shipped")
     booking.refresh_from_db()
     assert booking.status == Booking.Status.APPROVED
+
+    # The owner refunds it in full (after "Are you sure?"); shipped, so no stock comes back.
+    answers = []
+    site.on("dialog", lambda dialog: (answers.append(dialog.message), dialog.accept()))
+    row.get_by_role("button", name="Refund").click()
+    expect(row).to_contain_text("Refunded")
+    assert answers == ["Are you sure?"]
+    booking.refresh_from_db()
+    assert booking.state == Booking.State.REFUNDED
+    assert booking.refund_id.startswith("re_")
 
 
 def test_pay_waits_for_the_client_secret_with_a_spinner(paying):

@@ -1,5 +1,6 @@
 """A shopper's journeys in Chromium: sign up, browse, buy, see and cancel orders, review."""
 
+import re
 from decimal import Decimal
 
 from playwright.sync_api import expect
@@ -51,10 +52,23 @@ def test_sign_up_browse_buy_and_cancel(site):
     shot(site, "purchase-form")
     site.get_by_role("button", name="Submit").click()
 
-    expect(site).to_have_url(f"{site.base_url}/dashboard/myorder")
+    # The shopper lands on the order's page (card payments are off on this site: no Pay).
+    expect(site).to_have_url(re.compile(r"/dashboard/orders/\d+$"))
+    booking = Booking.objects.get(part=part)
+    expect(site.get_by_role("heading", name=f"Order #{booking.pk}")).to_be_visible()
+    expect(site.get_by_text(re.compile(r"^Pay within (29|30) minutes$"))).to_be_visible()
+    expect(site.get_by_text("Card payments are not configured on this shop.")).to_be_visible()
+    expect(site.get_by_role("link", name="Pay")).to_have_count(0)
+    shot(site, "order-page")
+
+    site.goto("/dashboard/myorder")
     row = site.get_by_role("row").filter(has_text="Sintered brake pads")
     expect(row).to_contain_text("$73.50")
-    expect(row.get_by_role("link", name="Pay")).to_be_visible()
+    expect(row).to_contain_text("Pay within")
+    expect(row.get_by_role("link", name="Pay")).to_have_count(0)
+    expect(row.get_by_role("link", name="Sintered brake pads")).to_have_attribute(
+        "href", f"/dashboard/orders/{booking.pk}"
+    )
     part.refresh_from_db()
     assert part.available_quantity == 7
     shot(site, "my-order")

@@ -13,7 +13,9 @@ PHONE = {"width": 390, "height": 844}
 
 
 @pytest.fixture
-def orders(site):
+def orders(site, settings):
+    # Card payments on (keys only: these pages never call Stripe), so My Order offers Pay.
+    settings.STRIPE_SECRET_KEY, settings.STRIPE_PUBLISHABLE_KEY = "sk_test_x", "pk_test_x"
     part = PartFactory(name="Apex 320 mm Floating Front Brake Disc with a long name")
     shopper = UserFactory(name="Sam Shopper", email="sam.shopper.with.a.long.address@example.com")
     BookingFactory(user=shopper, part=part)
@@ -85,6 +87,7 @@ def test_manage_orders_rows_are_cards_with_every_action_on_screen(site, orders):
     site.goto("/dashboard/manageorders")
 
     on_screen(site, site.get_by_role("button", name="Approve").first)
+    on_screen(site, site.get_by_role("button", name="Refund").first)
     on_screen(site, site.get_by_role("button", name="Delete").first)
     assert "Email" in shown_labels(site.locator("tbody tr").first)
     no_sideways_scroll(site)

@@ -83,6 +83,7 @@ def test_shopper_pages_show_the_payloads_as_text(site, stored, stripe_on):
         "/dashboard/review": [],
         "/dashboard/profile": [shopper.name, shopper.education, shopper.location],
         "/dashboard/myorder": [booking.parts_name],
+        f"/dashboard/orders/{booking.pk}": [booking.parts_name],
         f"/dashboard/payment/{booking.pk}": [f"Hello, {shopper.name}", booking.parts_name],
     }
     for path, texts in pages.items():

@@ -1,6 +1,6 @@
 import { useCallback } from "react";
 import { useBusy } from "../lib/busy.js";
-import { approveOrder } from "../lib/orders.js";
+import { approveOrder, isDeletable, isRefundable, refundOrder } from "../lib/orders.js";
 import { ActionButton } from "./ActionButton.jsx";
 import { DeleteOrderButton } from "./DeleteOrderButton.jsx";
 import { StateBadge } from "./StateBadge.jsx";
@@ -20,11 +20,34 @@ function ApproveButton({ order, onChanged }) {
   );
 }
 
-/** The action of each state: Unpaid → Delete, Pending → Approve, Shipped → none. */
+function RefundButton({ order, onChanged }) {
+  const action = useCallback(async () => {
+    const refunded = await refundOrder(order);
+    if (refunded) onChanged(refunded);
+  }, [order, onChanged]);
+  const [busy, run] = useBusy(action);
+  return (
+    <ActionButton
+      busy={busy}
+      className="btn-sm btn-warning"
+      onClick={run}
+      aria-label={`Refund the order of ${order.partsName} for ${order.email}`}
+    >
+      Refund
+    </ActionButton>
+  );
+}
+
+/** The actions of each state: Unpaid or Expired → Delete; Pending → Approve and Refund;
+ * Shipped → Refund; Refunded → none. */
 function Action({ order, onDeleted, onChanged }) {
-  if (order.state === "unpaid") return <DeleteOrderButton order={order} onDeleted={onDeleted} />;
-  if (order.state === "pending") return <ApproveButton order={order} onChanged={onChanged} />;
-  return null;
+  if (isDeletable(order)) return <DeleteOrderButton order={order} onDeleted={onDeleted} />;
+  return (
+    <div className="flex flex-wrap gap-2">
+      {order.state === "pending" && <ApproveButton order={order} onChanged={onChanged} />}
+      {isRefundable(order) && <RefundButton order={order} onChanged={onChanged} />}
+    </div>
+  );
 }
 
 /** One row of Manage Orders. */
@@ -34,7 +57,11 @@ export function ManageOrderRow({ number, order, onDeleted, onChanged }) {
       <th scope="row">{number}</th>
       <td className="whitespace-nowrap">{order.email}</td>
       <td>{order.name}</td>
-      <td className="min-w-40">{order.partsName}</td>
+      <td className="min-w-40">
+        <a href={order.url} className="link link-primary">
+          {order.partsName}
+        </a>
+      </td>
       <td>{order.quantity}</td>
       <td>
         <StateBadge state={order.state} />

@@ -1,20 +1,31 @@
-import { money } from "../lib/format.js";
+import { money, payWithin } from "../lib/format.js";
+import { isDeletable } from "../lib/orders.js";
 import { DeleteOrderButton } from "./DeleteOrderButton.jsx";
 import { StateBadge } from "./StateBadge.jsx";
 
-/** Payment cell: "Pay" while unpaid, else "Paid" with the transaction id. */
-function Payment({ order }) {
-  if (!order.paid) {
+/** Payment cell: "Pay" while unpaid and held (when card payments are on), with the time left;
+ * "Paid" with the transaction id once paid; the state otherwise (Expired, Refunded). */
+function Payment({ order, paymentsOn }) {
+  if (order.state === "unpaid") {
+    const within = payWithin(order);
     return (
-      <a
-        href={`/dashboard/payment/${order._id}`}
-        className="btn btn-sm btn-success"
-        aria-label={`Pay for ${order.partsName}`}
-      >
-        Pay
-      </a>
+      <div className="flex flex-col items-start gap-1">
+        {paymentsOn ? (
+          <a
+            href={`/dashboard/payment/${order._id}`}
+            className="btn btn-sm btn-success"
+            aria-label={`Pay for ${order.partsName}`}
+          >
+            Pay
+          </a>
+        ) : (
+          <StateBadge state={order.state} />
+        )}
+        {within && <span className="text-xs">{within}</span>}
+      </div>
     );
   }
+  if (!order.paid) return <StateBadge state={order.state} />;
   return (
     <div className="flex flex-col items-start gap-1">
       <span className="badge badge-success">Paid</span>
@@ -25,23 +36,27 @@ function Payment({ order }) {
   );
 }
 
-/** One row of My Order: unpaid orders can be paid or deleted, paid ones show their state. */
-export function MyOrderRow({ number, order, onDeleted }) {
+/** One row of My Order: unpaid and expired orders can be deleted, the rest show their state. */
+export function MyOrderRow({ number, order, onDeleted, paymentsOn = true }) {
   return (
     <tr>
       <th scope="row">{number}</th>
-      <td className="min-w-40">{order.partsName}</td>
+      <td className="min-w-40">
+        <a href={order.url} className="link link-primary">
+          {order.partsName}
+        </a>
+      </td>
       <td>{money(order.pricePerUnit)}</td>
       <td>{order.quantity}</td>
       <td>{money(order.totalPrice)}</td>
       <td>
-        <Payment order={order} />
+        <Payment order={order} paymentsOn={paymentsOn} />
       </td>
       <td>
-        {order.paid ? (
-          <StateBadge state={order.state} />
-        ) : (
+        {isDeletable(order) ? (
           <DeleteOrderButton order={order} onDeleted={onDeleted} />
+        ) : (
+          <StateBadge state={order.state} />
         )}
       </td>
     </tr>

@@ -17,7 +17,7 @@ const COLUMNS = [
   "Action",
 ];
 
-function MyOrders({ orders = [] }) {
+function MyOrders({ orders = [], paymentsOn = true }) {
   const [rows, remove] = useRows(orders);
 
   // The purchase form's "Order placed" arrives with this page (see lib/flash.js).
@@ -39,7 +39,13 @@ function MyOrders({ orders = [] }) {
   return (
     <DataTable caption="My orders" columns={COLUMNS}>
       {rows.map((order, index) => (
-        <MyOrderRow key={order._id} number={index + 1} order={order} onDeleted={remove} />
+        <MyOrderRow
+          key={order._id}
+          number={index + 1}
+          order={order}
+          onDeleted={remove}
+          paymentsOn={paymentsOn}
+        />
       ))}
     </DataTable>
   );

@@ -1,5 +1,5 @@
 // The purchase form of /purchaseintent/<id>: posts the order to /api/booking, shows the
-// server's field errors next to their fields, and on success goes to My Order.
+// server's field errors next to their fields, and on success goes to the new order's page.
 import { useCallback, useState } from "react";
 import { ActionButton } from "../components/ActionButton.jsx";
 import { Field } from "../components/Field.jsx";
@@ -48,12 +48,12 @@ function PurchaseForm({ part, user }) {
     }
     setBusy(true);
     try {
-      await api("/api/booking", {
+      const booking = await api("/api/booking", {
         method: "POST",
         body: bookingBody(values, part, user),
       });
       flashNext(ORDER_PLACED);
-      window.location.assign(MY_ORDERS);
+      window.location.assign(booking?.url || MY_ORDERS);
     } catch (error) {
       const split = splitErrors(error);
       setErrors(split.fields);

@@ -12,4 +12,25 @@ export function totalOf(price, quantity) {
 }
 
 /** An order's `state` (API.md) as the tables show it. */
-export const STATE_LABELS = { unpaid: "Unpaid", pending: "Pending", shipped: "Shipped" };
+export const STATE_LABELS = {
+  unpaid: "Unpaid",
+  pending: "Pending",
+  shipped: "Shipped",
+  expired: "Expired",
+  refunded: "Refunded",
+};
+
+/** Whole minutes left before `expiresAt` (rounded up), 0 once it has passed or when unset. */
+export function minutesLeft(expiresAt, now = Date.now()) {
+  if (!expiresAt) return 0;
+  const left = new Date(expiresAt).getTime() - now;
+  return left > 0 ? Math.ceil(left / 60000) : 0;
+}
+
+/** "Pay within N minutes" for an unpaid order still held, else "". */
+export function payWithin(order, now = Date.now()) {
+  if (order.state !== "unpaid") return "";
+  const minutes = minutesLeft(order.expiresAt, now);
+  if (!minutes) return "";
+  return `Pay within ${minutes} ${minutes === 1 ? "minute" : "minutes"}`;
+}

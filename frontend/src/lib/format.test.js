@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { money, STATE_LABELS, totalOf } from "./format.js";
+import { minutesLeft, money, payWithin, STATE_LABELS, totalOf } from "./format.js";
 
 describe("money", () => {
   it("shows dollars with two decimals", () => {
@@ -47,6 +47,33 @@ describe("totalOf", () => {
 
 describe("STATE_LABELS", () => {
   it("names each order state of API.md", () => {
-    expect(STATE_LABELS).toEqual({ unpaid: "Unpaid", pending: "Pending", shipped: "Shipped" });
+    expect(STATE_LABELS).toEqual({
+      unpaid: "Unpaid",
+      pending: "Pending",
+      shipped: "Shipped",
+      expired: "Expired",
+      refunded: "Refunded",
+    });
+  });
+});
+
+describe("payWithin", () => {
+  const now = Date.parse("2026-01-01T12:00:00Z");
+
+  it("counts whole minutes left, rounded up", () => {
+    expect(minutesLeft("2026-01-01T12:29:01Z", now)).toBe(30);
+    expect(payWithin({ state: "unpaid", expiresAt: "2026-01-01T12:30:00Z" }, now)).toBe(
+      "Pay within 30 minutes",
+    );
+    expect(payWithin({ state: "unpaid", expiresAt: "2026-01-01T12:00:30Z" }, now)).toBe(
+      "Pay within 1 minute",
+    );
+  });
+
+  it("says nothing once the hold lapsed, when paid, or without a hold", () => {
+    expect(payWithin({ state: "unpaid", expiresAt: "2026-01-01T11:59:00Z" }, now)).toBe("");
+    expect(payWithin({ state: "pending", expiresAt: null }, now)).toBe("");
+    expect(payWithin({ state: "expired", expiresAt: "2026-01-01T12:30:00Z" }, now)).toBe("");
+    expect(payWithin({ state: "unpaid", expiresAt: null }, now)).toBe("");
   });
 });

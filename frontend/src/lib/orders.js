@@ -21,3 +21,21 @@ export async function approveOrder(order) {
   notify("status updated");
   return changed;
 }
+
+/** Ask "Are you sure?", then refund a paid order in full; the refunded order, or null. */
+export async function refundOrder(order) {
+  if (!window.confirm(CONFIRM_DELETE)) return null;
+  const refunded = await api(`/api/booking/${order._id}/refund`, { method: "POST" });
+  notify("Order refunded");
+  return refunded;
+}
+
+/** Whether an order can still be deleted (unpaid, held or expired). */
+export function isDeletable(order) {
+  return order.state === "unpaid" || order.state === "expired";
+}
+
+/** Whether a shop admin can refund an order (paid and not refunded yet). */
+export function isRefundable(order) {
+  return order.state === "pending" || order.state === "shipped";
+}

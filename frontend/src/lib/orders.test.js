@@ -1,6 +1,13 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { api } from "./api.js";
-import { approveOrder, CONFIRM_DELETE, deleteOrder } from "./orders.js";
+import {
+  approveOrder,
+  CONFIRM_DELETE,
+  deleteOrder,
+  isDeletable,
+  isRefundable,
+  refundOrder,
+} from "./orders.js";
 import { notify } from "./toasts.jsx";
 
 vi.mock("./api.js", () => ({ api: vi.fn() }));
@@ -61,5 +68,30 @@ describe("approveOrder", () => {
     api.mockRejectedValueOnce(new Error("The order is not paid yet."));
     await expect(approveOrder(order)).rejects.toThrow("The order is not paid yet.");
     expect(notify).not.toHaveBeenCalled();
+  });
+});
+
+describe("refundOrder", () => {
+  it("asks first and does nothing when declined", async () => {
+    confirm.mockReturnValue(false);
+    await expect(refundOrder(order)).resolves.toBe(null);
+    expect(confirm).toHaveBeenCalledWith("Are you sure?");
+    expect(api).not.toHaveBeenCalled();
+  });
+
+  it("refunds once confirmed and resolves to the refunded order", async () => {
+    confirm.mockReturnValue(true);
+    api.mockResolvedValueOnce({ _id: "o42", state: "refunded" });
+    await expect(refundOrder(order)).resolves.toEqual({ _id: "o42", state: "refunded" });
+    expect(api).toHaveBeenCalledExactlyOnceWith("/api/booking/o42/refund", { method: "POST" });
+    expect(notify).toHaveBeenCalledExactlyOnceWith("Order refunded");
+  });
+});
+
+describe("what each state allows", () => {
+  it("deletes unpaid and expired orders only, refunds paid ones only", () => {
+    const states = ["unpaid", "expired", "pending", "shipped", "refunded"];
+    expect(states.filter((state) => isDeletable({ state }))).toEqual(["unpaid", "expired"]);
+    expect(states.filter((state) => isRefundable({ state }))).toEqual(["pending", "shipped"]);
   });
 });

@@ -10,6 +10,7 @@ import secrets
 from django.conf import settings
 from django.core.management.base import BaseCommand
 from django.db import transaction
+from django.utils import timezone
 
 from accounts.models import User
 from accounts.selectors import user_get_by_email
@@ -17,7 +18,13 @@ from accounts.services import user_create, user_make_admin
 from catalog.models import Part
 from catalog.services import category_get_or_create, part_create, part_update
 from orders.models import Booking
-from orders.services import booking_approve, booking_mark_paid, booking_place
+from orders.services import (
+    booking_approve,
+    booking_expire,
+    booking_mark_paid,
+    booking_place,
+    booking_refund,
+)
 from reviews.models import Review
 from reviews.services import review_create
 from shop import demo_data
@@ -142,9 +149,17 @@ def demo_orders_seed(*, user: User) -> int:
             address=demo_data.ADDRESS,
             phone=demo_data.PHONE,
         )
-        if order.state in {Booking.State.PENDING, Booking.State.SHIPPED}:
+        if order.state in {Booking.State.PENDING, Booking.State.SHIPPED, Booking.State.REFUNDED}:
             booking_mark_paid(booking_id=booking.pk, transaction_id=f"pi_demo_{booking.pk}")
         if order.state == Booking.State.SHIPPED:
             booking_approve(booking=booking)
+        if order.state == Booking.State.REFUNDED:
+            # No card was charged for a demo order: the refund is recorded without Stripe.
+            booking_refund(booking=booking, outside_stripe=True)
+        if order.state == Booking.State.EXPIRED:
+            # Demo only: its hold is made to lapse now instead of in ORDER_HOLD_SECONDS; the
+            # stock then goes back through booking_expire, as for any lapsed hold.
+            Booking.objects.filter(pk=booking.pk).update(expires_at=timezone.now())
+            booking_expire(booking_id=booking.pk)
         created += 1
     return created

@@ -1,0 +1,220 @@
+"""Holds that lapse, the cap on unpaid orders and totals that fit (API.md, "Holds")."""
+
+from datetime import timedelta
+from decimal import Decimal
+from io import StringIO
+
+import pytest
+from django.core.management import call_command
+from django.utils import timezone
+
+from accounts.tests.factories import UserFactory
+from catalog.models import Part, StockMovement
+from catalog.tests.factories import PartFactory
+from core.errors import Conflict
+from orders import services
+from orders.models import Booking
+from orders.services import ORDER_EXPIRED, TOO_MANY_UNPAID, TOTAL_TOO_LARGE
+from orders.tests.factories import BookingFactory
+
+pytestmark = pytest.mark.django_db
+
+
+def order(part, quantity=1):
+    return {"partId": part.pk, "quantity": quantity, "address": "1 Road", "phone": "12345"}
+
+
+def place(user, part, quantity=1) -> Booking:
+    return services.booking_place(
+        user=user, part=part, quantity=quantity, address="1 Road", phone="12345"
+    )
+
+
+def lapse(booking: Booking) -> None:
+    Booking.objects.filter(pk=booking.pk).update(expires_at=timezone.now() - timedelta(seconds=1))
+
+
+def stock(part) -> int:
+    return Part.objects.get(pk=part.pk).available_quantity
+
+
+def reconciles(part, initial: int) -> bool:
+    """Stock on the shelf + units still held or sold == what the shop started with."""
+    held = sum(
+        b.quantity
+        for b in Booking.objects.filter(part=part)
+        if b.released_at is None and b.refunded_at is None
+    )
+    return stock(part) + held == initial
+
+
+@pytest.fixture
+def part(db):
+    return PartFactory(price=Decimal("10.00"), minimum_order_quantity=1, available_quantity=5)
+
+
+class TestHold:
+    def test_an_order_holds_its_stock_for_the_configured_time(self, settings, as_user, part):
+        settings.ORDER_HOLD_SECONDS = 600
+        before = timezone.now()
+        response = as_user.post("/api/booking", order(part), format="json")
+        assert response.status_code == 201
+        body = response.json()
+        booking = Booking.objects.get(pk=body["_id"])
+        assert timedelta(seconds=599) < booking.expires_at - before < timedelta(seconds=602)
+        assert body["state"] == "unpaid"
+        assert body["expiresAt"] is not None
+        assert body["url"] == f"/dashboard/orders/{booking.pk}"
+
+    def test_expires_at_is_null_once_paid(self, as_user, user):
+        paid = BookingFactory(user=user, paid_order=True)
+        assert as_user.get(f"/api/booking/{paid.pk}").json()["expiresAt"] is None
+
+    def test_a_lapsed_hold_never_blocks_the_next_shopper(self, user, other_user, part):
+        first = place(user, part, quantity=5)
+        assert stock(part) == 0
+        lapse(first)
+        second = place(other_user, Part.objects.get(pk=part.pk), quantity=5)
+        assert second.state == Booking.State.UNPAID
+        first.refresh_from_db()
+        assert first.state == Booking.State.EXPIRED
+        assert first.released_at is not None
+        assert stock(part) == 0
+        assert reconciles(part, 5)
+
+    def test_a_stale_view_of_the_part_still_gets_the_released_units(self, as_other, user, part):
+        lapse(place(user, part, quantity=5))
+        # The shopper's view says 0 left; the lapsed hold is released before the check.
+        response = as_other.post("/api/booking", order(part, quantity=5), format="json")
+        assert response.status_code == 201, response.content
+
+    def test_release_lapsed_holds_releases_each_once(self, user, part):
+        held = place(user, part, quantity=2)
+        kept = place(user, part, quantity=1)
+        lapse(held)
+        assert services.booking_release_lapsed_holds() == 1
+        assert services.booking_release_lapsed_holds() == 0
+        assert services.booking_expire(booking_id=held.pk) is False
+        assert stock(part) == 4
+        kept.refresh_from_db()
+        assert kept.state == Booking.State.UNPAID
+        movement = StockMovement.objects.filter(order_id=held.pk, change=2).get()
+        assert "lapsed" in movement.note
+        assert reconciles(part, 5)
+
+    def test_a_paid_order_is_never_released(self, user, part):
+        paid = place(user, part, quantity=2)
+        services.booking_mark_paid(booking_id=paid.pk, transaction_id="pi_x")
+        lapse(paid)
+        assert services.booking_release_lapsed_holds() == 0
+        assert stock(part) == 3
+
+    def test_the_command_releases_lapsed_holds(self, user, part):
+        lapse(place(user, part, quantity=3))
+        out = StringIO()
+        call_command("release_holds", stdout=out)
+        assert "1 lapsed hold(s) released." in out.getvalue()
+        assert stock(part) == 5
+
+    def test_an_expired_order_can_be_deleted_and_gives_nothing_back_twice(
+        self, as_user, user, part
+    ):
+        booking = place(user, part, quantity=3)
+        lapse(booking)
+        services.booking_release_lapsed_holds()
+        assert as_user.get(f"/api/booking/{booking.pk}").json()["state"] == "expired"
+        response = as_user.delete(f"/api/booking/{booking.pk}")
+        assert response.status_code == 200
+        assert stock(part) == 5
+
+    def test_a_lapsed_but_unreleased_order_deleted_gives_its_stock_back_once(
+        self, as_user, user, part
+    ):
+        booking = place(user, part, quantity=3)
+        lapse(booking)
+        assert as_user.get(f"/api/booking/{booking.pk}").json()["state"] == "expired"
+        assert as_user.delete(f"/api/booking/{booking.pk}").status_code == 200
+        assert services.booking_release_lapsed_holds() == 0
+        assert stock(part) == 5
+
+    def test_an_expired_order_cannot_be_paid(self, stripe_on, as_user, user, part):
+        booking = place(user, part)
+        lapse(booking)
+        response = as_user.post(
+            "/api/create-payment-intent", {"booking": booking.pk}, format="json"
+        )
+        assert response.status_code == 409
+        assert response.json() == {"detail": ORDER_EXPIRED}
+
+
+class TestCap:
+    def test_the_next_order_past_the_cap_is_a_409(self, settings, as_user, part):
+        settings.MAX_UNPAID_ORDERS = 2
+        for _ in range(2):
+            assert as_user.post("/api/booking", order(part), format="json").status_code == 201
+        response = as_user.post("/api/booking", order(part), format="json")
+        assert response.status_code == 409
+        assert response.json() == {"detail": TOO_MANY_UNPAID.format(count=2)}
+        assert "pay or delete one" in response.json()["detail"]
+        assert stock(part) == 3
+
+    def test_the_default_cap_is_five(self, as_user, part):
+        part.available_quantity = 10
+        Part.objects.filter(pk=part.pk).update(available_quantity=10)
+        codes = [as_user.post("/api/booking", order(part), format="json").status_code]
+        codes += [as_user.post("/api/booking", order(part), format="json").status_code]
+        codes += [as_user.post("/api/booking", order(part), format="json").status_code]
+        codes += [as_user.post("/api/booking", order(part), format="json").status_code]
+        codes += [as_user.post("/api/booking", order(part), format="json").status_code]
+        codes += [as_user.post("/api/booking", order(part), format="json").status_code]
+        assert codes == [201] * 5 + [409]
+
+    @pytest.mark.parametrize("kind", ["paid", "expired", "deleted"])
+    def test_paid_expired_and_deleted_orders_do_not_count(
+        self, settings, as_user, user, part, kind
+    ):
+        settings.MAX_UNPAID_ORDERS = 1
+        first = place(user, part)
+        if kind == "paid":
+            services.booking_mark_paid(booking_id=first.pk, transaction_id="pi_x")
+        elif kind == "expired":
+            lapse(first)
+        else:
+            as_user.delete(f"/api/booking/{first.pk}")
+        assert as_user.post("/api/booking", order(part), format="json").status_code == 201
+
+    def test_the_cap_is_per_account(self, settings, as_other, user, part):
+        settings.MAX_UNPAID_ORDERS = 1
+        place(user, part)
+        assert as_other.post("/api/booking", order(part), format="json").status_code == 201
+
+
+class TestTotal:
+    def test_a_total_past_the_money_column_is_a_400_on_quantity(self, as_user, db):
+        part = PartFactory(
+            price=Decimal("99999999.99"), minimum_order_quantity=1, available_quantity=10**9
+        )
+        response = as_user.post("/api/booking", order(part, quantity=2), format="json")
+        assert response.status_code == 400
+        assert response.json() == {"quantity": [TOTAL_TOO_LARGE]}
+        assert stock(part) == 10**9
+
+    def test_the_largest_total_is_accepted(self, as_user, db):
+        part = PartFactory(price=Decimal("99999999.99"), minimum_order_quantity=1)
+        assert as_user.post("/api/booking", order(part), format="json").status_code == 201
+
+
+def test_one_account_can_no_longer_freeze_the_catalogue(settings, db):
+    """Issue 11: 15 orders took every unit of every part. Now the cap stops the sixth."""
+    settings.MAX_UNPAID_ORDERS = 5
+    parts = [PartFactory(minimum_order_quantity=1, available_quantity=4) for _ in range(15)]
+    hoarder = UserFactory()
+    placed = 0
+    for each in parts:
+        try:
+            place(hoarder, each, quantity=4)
+            placed += 1
+        except Conflict:
+            pass
+    assert placed == 5
+    assert sum(stock(p) for p in parts) == 40

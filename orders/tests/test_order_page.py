@@ -1,0 +1,98 @@
+"""The order page /dashboard/orders/{id} (BEYOND.md, "After ordering"), and Pay offered only
+where it applies."""
+
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+
+from core.tests.islands import island_props, page_text
+from orders.models import Booking
+from orders.tests.factories import BookingFactory
+
+pytestmark = pytest.mark.django_db
+
+
+def url(booking) -> str:
+    return f"/dashboard/orders/{booking.pk}"
+
+
+@pytest.fixture
+def order(user):
+    return BookingFactory(
+        user=user,
+        parts_name="Chain kit",
+        quantity=2,
+        total_price="1298.00",
+        address="7 Fell Road",
+        phone="5550100",
+        expires_at=timezone.now() + timedelta(minutes=29, seconds=30),
+    )
+
+
+def test_the_owner_sees_the_order_with_the_time_to_pay(client, stripe_on, user, order):
+    client.force_login(user)
+    response = client.get(url(order))
+    assert response.status_code == 200
+    text = page_text(response)
+    for shown in (f"Order #{order.pk}", "Chain kit", "$1,298.00", "7 Fell Road", "5550100"):
+        assert shown in text
+    assert "Unpaid" in text
+    assert "Pay within 30 minutes" in text
+    props = island_props(response, "order-actions")
+    assert props["paymentsOn"] is True
+    assert props["order"]["url"] == url(order)
+
+
+def test_an_admin_sees_it_without_a_pay_button(client, stripe_on, admin_user, order):
+    client.force_login(admin_user)
+    response = client.get(url(order))
+    assert response.status_code == 200
+    assert island_props(response, "order-actions")["paymentsOn"] is False
+
+
+@pytest.mark.parametrize("whose", ["other", "missing"])
+def test_others_and_missing_orders_are_the_404_page(client, other_user, order, whose):
+    client.force_login(other_user)
+    target = url(order) if whose == "other" else "/dashboard/orders/987654"
+    response = client.get(target)
+    assert response.status_code == 404
+    assert "Chain kit" not in response.content.decode()
+
+
+def test_visitors_go_to_login(client, order):
+    response = client.get(url(order))
+    assert (response.status_code, response["Location"]) == (302, f"/login?next={url(order)}")
+
+
+def test_an_expired_order_says_so_and_offers_no_pay(client, stripe_on, user, order):
+    Booking.objects.filter(pk=order.pk).update(expires_at=timezone.now() - timedelta(seconds=1))
+    client.force_login(user)
+    response = client.get(url(order))
+    text = page_text(response)
+    assert "Expired" in text
+    assert "Pay within" not in text
+    assert island_props(response, "order-actions")["order"]["state"] == "expired"
+
+
+@pytest.mark.parametrize(("kind", "label"), [("paid_order", "Pending"), ("shipped", "Shipped")])
+def test_paid_orders_show_their_state_and_no_time_to_pay(client, user, kind, label):
+    booking = BookingFactory(user=user, **{kind: True})
+    client.force_login(user)
+    text = page_text(client.get(url(booking)))
+    assert label in text
+    assert "Pay within" not in text
+
+
+def test_without_card_payments_no_pay_button_is_offered(client, settings, user, order):
+    settings.STRIPE_SECRET_KEY = settings.STRIPE_PUBLISHABLE_KEY = ""
+    client.force_login(user)
+    assert island_props(client.get(url(order)), "order-actions")["paymentsOn"] is False
+    assert island_props(client.get("/dashboard/myorder"), "my-orders")["paymentsOn"] is False
+
+
+def test_my_order_offers_pay_when_card_payments_are_on(client, stripe_on, user, order):
+    client.force_login(user)
+    props = island_props(client.get("/dashboard/myorder"), "my-orders")
+    assert props["paymentsOn"] is True
+    assert props["orders"][0]["url"] == url(order)
