@@ -111,10 +111,11 @@ bench: setup $(VENV)/.installed-dev bench/node_modules/.installed ## Benchmark (
 
 SOAK_USERS   ?= 50
 SOAK_SECONDS ?= 60
+SOAK_HOLD_SECONDS ?= 20
 SOAK_RATE    ?= 10
 
 soak: setup $(VENV)/.installed-dev ## Load run (locust): SOAK_USERS=50 shoppers, SOAK_SECONDS=60, gunicorn on PostgreSQL; 0 5xx, stock reconciles
-	$(PY) -m bench.run_soak --users $(SOAK_USERS) --seconds $(SOAK_SECONDS) --rate $(SOAK_RATE) --csv bench/out/soak
+	$(PY) -m bench.run_soak --users $(SOAK_USERS) --seconds $(SOAK_SECONDS) --rate $(SOAK_RATE) --hold-seconds $(SOAK_HOLD_SECONDS) --csv bench/out/soak
 
 clean: ## Remove .venv, frontend/node_modules, static/dist and staticfiles (keeps .env and db.sqlite3)
 	rm -rf $(VENV) frontend/node_modules static/dist staticfiles

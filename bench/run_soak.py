@@ -6,8 +6,9 @@
    rates raised so the shoppers of one address are not refused);
 3. runs locust headless with bench/locustfile.py: USERS shoppers, RATE a second, SECONDS s,
    its statistics per route in bench/out/soak_*.csv (the totals come back in its ledger);
-4. reconciles in the database: for every part, remaining stock + the quantities of its orders
-   that still exist = the stock imported (none below zero), and the orders are exactly those
+4. reconciles in the database: for every part, remaining stock + the quantities its orders
+   still hold (those whose hold has not lapsed and been released) = the stock imported (none
+   below zero), and the orders are exactly those
    the shoppers were told were placed and not cancelled; counts the tracebacks in gunicorn's
    log; stops gunicorn and drops the database.
 
@@ -63,10 +64,18 @@ def run_locust(
     subprocess.run(command, cwd=ROOT, timeout=seconds + 120, check=False)
 
 
+def released_holds(database_url: str) -> int:
+    """How many orders' holds lapsed and went back on the shelf during the run."""
+    with psycopg.connect(database_url) as conn:
+        query = "SELECT COUNT(*) FROM orders_booking WHERE released_at IS NOT NULL"
+        return conn.execute(query).fetchone()[0]
+
+
 def reconcile(database_url: str, open_orders: dict[str, list[int]]) -> tuple[list, list]:
     """(stock mismatches, order mismatches) found in the database."""
     stock_query = """
-        SELECT p.name, p.available_quantity, COALESCE(SUM(b.quantity), 0)
+        SELECT p.name, p.available_quantity,
+               COALESCE(SUM(b.quantity) FILTER (WHERE b.released_at IS NULL), 0)
         FROM catalog_part p LEFT JOIN orders_booking b ON b.part_id = p.id
         GROUP BY p.id, p.name, p.available_quantity
     """
@@ -106,6 +115,7 @@ def run(
     workers: int,
     csv_prefix: Path,
     database_url: str | None = None,
+    hold_seconds: int = 1800,
 ) -> dict:
     if not (1 <= users <= MAX_USERS and 0 < seconds <= MAX_SECONDS):
         raise SystemExit(f"soak: 1 to {MAX_USERS} users, 1 to {MAX_SECONDS} seconds")
@@ -114,7 +124,8 @@ def run(
         tempfile.TemporaryDirectory() as tmp,
         fresh_database(postgres_server(database_url), name) as url,
     ):
-        env = shop_env(url, **THROTTLES_OFF)
+        # A short hold lets holds lapse during the run: they go back on the shelf as shoppers order.
+        env = shop_env(url, **THROTTLES_OFF, ORDER_HOLD_SECONDS=str(hold_seconds))
         manage("migrate", "--noinput", env=env)
         # Pages name their static files through the manifest collectstatic writes (DEBUG off).
         manage("collectstatic", "--noinput", "-v", "0", env=env)
@@ -129,10 +140,13 @@ def run(
             print(log[-5000:], file=sys.stderr)
         ledger = json.loads(ledger_file.read_text())
         stock, orders = reconcile(url, ledger["open_orders"])
+        released = released_holds(url)
     statuses = ledger["statuses"]
     figures = {
         "users": users,
         "seconds": seconds,
+        "hold_seconds": hold_seconds,
+        "holds_released": released,
         **{
             key: ledger[key] for key in ("requests", "requests_per_s", "p50_ms", "p95_ms", "max_ms")
         },
@@ -161,10 +175,11 @@ def report(f: dict) -> str:
             f"  5xx answers         {f['server_errors']}",
             f"  failed connections  {f['failed_connections']}",
             f"  orders              {f['orders_placed']} placed, {f['orders_cancelled']} cancelled, "
-            f"{f['orders_refused']} refused (stock)",
+            f"{f['orders_refused']} refused (stock or the unpaid-order cap)",
+            f"  holds               {f['hold_seconds']} s each; {f['holds_released']} lapsed and went back on the shelf",
             f"  latency             p50 {f['p50_ms']} ms, p95 {f['p95_ms']} ms, max {f['max_ms']} ms",
             f"  reconciliation      {'exact' if not f['stock_mismatches'] + f['order_mismatches'] else 'MISMATCH'}: "
-            f"{f['parts_checked']} parts (stock + ordered = imported), orders as the shoppers were told",
+            f"{f['parts_checked']} parts (stock + held = imported), orders as the shoppers were told",
             *(f"    {problem}" for problem in f["stock_mismatches"] + f["order_mismatches"]),
             f"  server tracebacks   {f['tracebacks']}",
             f"  verdict             {f['verdict'].upper()}",
@@ -179,10 +194,21 @@ def main(argv=None) -> int:
     parser.add_argument("--rate", type=float, default=10, help="shoppers started a second")
     parser.add_argument("--workers", type=int, default=4, help="gunicorn workers")
     parser.add_argument("--database-url", help="a PostgreSQL URL on the server to use")
+    parser.add_argument(
+        "--hold-seconds", type=int, default=1800, help="ORDER_HOLD_SECONDS of the shop under load"
+    )
     parser.add_argument("--csv", type=Path, default=OUT / "soak", help="locust's CSV prefix")
     parser.add_argument("--json", help="also write the figures to this file")
     args = parser.parse_args(argv)
-    figures = run(args.users, args.seconds, args.rate, args.workers, args.csv, args.database_url)
+    figures = run(
+        args.users,
+        args.seconds,
+        args.rate,
+        args.workers,
+        args.csv,
+        args.database_url,
+        hold_seconds=args.hold_seconds,
+    )
     print(report(figures))
     if args.json:
         Path(args.json).write_text(json.dumps(figures, indent=2))

@@ -8,6 +8,7 @@ from core.versioned_cache import invalidate
 from . import stock
 from .models import Category, Part
 from .selectors import CACHE
+from .signals import part_deleting
 
 STOCK_NOT_HERE = "available_quantity changes only through catalog.stock"
 
@@ -53,9 +54,12 @@ def part_update(*, part: Part, **fields) -> Part:
     return part
 
 
+@transaction.atomic
 def part_delete(*, part: Part) -> None:
     """Delete a part; its orders keep their snapshot (the link becomes null), and so do its
-    stock movements."""
+    stock movements. Whoever listens to `part_deleting` acts first, in the same transaction:
+    a refusal there (e.g. Stripe unreachable) deletes nothing."""
+    part_deleting.send(sender=Part, part=part)
     part.delete()
     invalidate(CACHE)
 

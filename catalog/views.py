@@ -111,8 +111,12 @@ def manage_parts(request):
 @require_POST
 @shop_admin_required
 def delete_part(request, pk):
-    services.part_delete(part=get_or_404(Part.objects, pk))
-    messages.success(request, PART_DELETED)
+    try:
+        services.part_delete(part=get_or_404(Part.objects, pk))
+    except ShopError as refusal:  # e.g. Stripe unreachable while its unpaid orders are withdrawn
+        messages.error(request, refusal.message)
+    else:
+        messages.success(request, PART_DELETED)
     return redirect("manageparts")
 
 

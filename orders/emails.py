@@ -25,6 +25,7 @@ PAID_SUBJECT = "Order #{id} paid: your receipt"
 SHIPPED_SUBJECT = "Order #{id} shipped"
 EXPIRED_SUBJECT = "Order #{id} expired: it was not paid in time"
 REFUNDED_SUBJECT = "Order #{id} refunded"
+WITHDRAWN_SUBJECT = "Order #{id} cancelled: the part is no longer sold"
 ADMIN_PAID_SUBJECT = "New paid order: Order #{id}, {total}"
 ADMIN_LOW_STOCK_SUBJECT = "Low stock: {name} ({available} left, minimum order {minimum})"
 
@@ -76,6 +77,15 @@ def booking_mail_refunded(*, booking_id: int) -> int:
         return 0
     context = {"booking": booking, "orders_url": absolute_url("/dashboard/myorder")}
     return _send([_shopper_message(booking, "booking_refunded", REFUNDED_SUBJECT, context)])
+
+
+def booking_mail_withdrawn(*, booking_id: int) -> int:
+    """To the shopper: the part was taken out of the shop, so the unpaid order was cancelled."""
+    booking = _booking(booking_id)
+    if booking is None or booking.paid:
+        return 0
+    context = {"booking": booking, "parts_url": absolute_url("/allparts")}
+    return _send([_shopper_message(booking, "booking_withdrawn", WITHDRAWN_SUBJECT, context)])
 
 
 def booking_mail_paid_admins(*, booking_id: int) -> int:

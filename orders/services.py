@@ -178,6 +178,36 @@ def booking_expire(*, booking_id: int) -> bool:
     return True
 
 
+def booking_withdraw_for_part(*, part_id: int) -> int:
+    """The part is being deleted: its unpaid orders can no longer be paid (each PaymentIntent
+    is cancelled at Stripe first; ProviderError when Stripe fails, then nothing changes) and
+    what they held goes with the part; each shopper is mailed. An order paid meanwhile is
+    recorded as paid (then shipped or refunded as usual). How many were withdrawn."""
+    unpaid = Booking.objects.filter(part_id=part_id, paid=False, released_at__isnull=True)
+    return sum(
+        _booking_withdraw(booking_id=pk)
+        for pk in unpaid.order_by("pk").values_list("pk", flat=True)
+    )
+
+
+@transaction.atomic
+def _booking_withdraw(*, booking_id: int) -> bool:
+    locked = Booking.objects.select_for_update().filter(pk=booking_id).first()
+    if locked is None or locked.paid or locked.released_at:
+        return False
+    if locked.payment_intent_id:
+        intent = payments.intent_cancel(locked)
+        if intent is not None and intent.status == "succeeded":
+            payments.check_pays_for(intent, locked)
+            _settle(locked, intent_id=intent.id)
+            return False
+    # The part's row goes with it, so no stock is released; the order shows as expired.
+    locked.released_at = timezone.now()
+    locked.save(update_fields=["released_at"])
+    run_after_commit(tasks.send_booking_withdrawn, booking_id=locked.pk)
+    return True
+
+
 def booking_release_lapsed_holds(*, part_id: int | None = None) -> int:
     """Release every lapsed hold (of one part, when `part_id` is given); how many were.
 

@@ -1,4 +1,4 @@
-"""Background tasks of orders: each one is a thin call of orders/emails.py.
+"""Background tasks of orders: each one is a thin call of orders/emails.py or a service.
 
 They are dispatched after the order's transaction commits by orders/background.py: to the
 Celery workers when there is a broker (REDIS_URL), else in a thread of the web process. Under
@@ -7,7 +7,7 @@ a worker, a mail server that is down or times out is retried a few times, with b
 
 from celery import shared_task
 
-from . import emails
+from . import emails, services
 
 RETRY = {"autoretry_for": (OSError,), "retry_backoff": 10, "retry_jitter": False, "max_retries": 3}
 
@@ -43,5 +43,17 @@ def send_booking_refunded(*, booking_id: int) -> int:
 
 
 @shared_task(**RETRY)
+def send_booking_withdrawn(*, booking_id: int) -> int:
+    return emails.booking_mail_withdrawn(booking_id=booking_id)
+
+
+@shared_task(**RETRY)
 def send_low_stock(*, booking_id: int, before: int) -> int:
     return emails.part_mail_low_stock(booking_id=booking_id, before=before)
+
+
+@shared_task
+def release_lapsed_holds() -> int:
+    """Celery beat, every HOLDS_RELEASE_EVERY seconds: lapsed holds go back on the shelf, so
+    the catalog shows them even when nobody orders those parts."""
+    return services.booking_release_lapsed_holds()

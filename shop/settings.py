@@ -392,8 +392,15 @@ CELERY_TASK_PUBLISH_RETRY_POLICY = {
 }
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_TIMEZONE = TIME_ZONE
-# Periodic work (Celery beat) joins here: lapsed holds come with the holds.
-CELERY_BEAT_SCHEDULE = {}
+# Periodic work (Celery beat, `celery -A shop worker --beat`): lapsed holds back on the shelf.
+# Nothing needs it to be correct (the next order of a part releases that part's lapsed holds
+# first); it keeps the catalog's figures fresh.
+CELERY_BEAT_SCHEDULE = {
+    "release-lapsed-holds": {
+        "task": "orders.tasks.release_lapsed_holds",
+        "schedule": env.float("HOLDS_RELEASE_EVERY", default=60.0),
+    },
+}
 
 LOGGING = {
     "version": 1,

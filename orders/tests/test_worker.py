@@ -8,14 +8,18 @@ import signal
 import subprocess
 import sys
 import time
+from datetime import timedelta
 from pathlib import Path
 from urllib.parse import quote, urlsplit
 
 import pytest
 import redis
 from django.db import connection
+from django.utils import timezone
 
 from catalog.tests.factories import PartFactory
+from orders.models import Booking
+from orders.services import booking_place
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -62,6 +66,7 @@ def worker(broker_url, smtp_server, tmp_path):
         "EMAIL_HOST": "127.0.0.1",
         "EMAIL_PORT": str(smtp_server.port),
         "SITE_URL": SITE,
+        "HOLDS_RELEASE_EVERY": "1",  # beat's release of lapsed holds, every second here
     }
     command = [
         *(sys.executable, "-m", "celery", "-A", "shop", "worker", "--beat"),
@@ -114,3 +119,19 @@ def test_a_celery_worker_sends_the_placed_mail(
     log = wait_for_text(worker, "orders.tasks.send_booking_placed")
     assert "beat: Starting" in log, log
     assert "orders.tasks.send_booking_placed" in log, log
+
+
+def test_celery_beat_releases_lapsed_holds(worker, user):
+    part = PartFactory(name="Brake lever", available_quantity=10, minimum_order_quantity=1)
+    order = booking_place(user=user, part=part, quantity=4, address="1 Road", phone="5550100")
+    Booking.objects.filter(pk=order.pk).update(expires_at=timezone.now() - timedelta(seconds=1))
+
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline and Booking.objects.get(pk=order.pk).released_at is None:
+        time.sleep(0.2)
+
+    order.refresh_from_db()
+    part.refresh_from_db()
+    assert order.released_at is not None, wait_for_text(worker, "release_lapsed_holds")
+    assert (order.state, part.available_quantity) == ("expired", 10)
+    assert "orders.tasks.release_lapsed_holds" in worker.read_text()
