@@ -148,27 +148,25 @@ PRICE_NOT_A_NUMBER = "Enter a price in dollars, such as 25 or 25.50"
 SORT_UNKNOWN = "Sort by one of: " + ", ".join(SORTS)
 
 
+def price_bound() -> serializers.DecimalField:
+    """A search's lowest or highest price in dollars (optional)."""
+    return serializers.DecimalField(
+        max_digits=10,
+        decimal_places=2,
+        min_value=Decimal("0"),
+        required=False,
+        allow_null=True,
+        error_messages={"invalid": PRICE_NOT_A_NUMBER},
+    )
+
+
 class PartSearchInputSerializer(PageInputSerializer):
     """`GET /api/allparts` and /allparts: words, category, price range, in stock, order."""
 
     q = serializers.CharField(required=False, allow_blank=True, max_length=200)
     category = serializers.SlugField(required=False, allow_blank=True, max_length=100)
-    minPrice = serializers.DecimalField(
-        max_digits=10,
-        decimal_places=2,
-        min_value=Decimal("0"),
-        required=False,
-        allow_null=True,
-        error_messages={"invalid": PRICE_NOT_A_NUMBER},
-    )
-    maxPrice = serializers.DecimalField(
-        max_digits=10,
-        decimal_places=2,
-        min_value=Decimal("0"),
-        required=False,
-        allow_null=True,
-        error_messages={"invalid": PRICE_NOT_A_NUMBER},
-    )
+    minPrice = price_bound()
+    maxPrice = price_bound()
     inStock = serializers.BooleanField(required=False, default=False)
     sort = serializers.ChoiceField(
         choices=list(SORTS),

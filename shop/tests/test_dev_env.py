@@ -1,14 +1,13 @@
 """A development checkout: `make setup` writes .env, and manage.py works as typed with it."""
 
-import os
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
+from shop.tests.test_project import manage
+
 ROOT = Path(__file__).resolve().parents[2]
-SHOP_VARIABLES = {"DEBUG", "SECRET_KEY", "DATABASE_URL", "ENV_FILE", "SHOP_NAME", "REDIS_URL"}
 
 
 @pytest.fixture
@@ -21,19 +20,6 @@ def dotenv(tmp_path) -> Path:
         timeout=60,
     )
     return tmp_path / ".env"
-
-
-def manage(*args: str, **env: str) -> subprocess.CompletedProcess:
-    """manage.py in a fresh interpreter, with none of the shop's variables but `env`."""
-    base = {k: v for k, v in os.environ.items() if k not in SHOP_VARIABLES}
-    return subprocess.run(
-        [sys.executable, "manage.py", *args],
-        cwd=ROOT,
-        env={**base, **env},
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
 
 
 def test_setup_writes_debug_a_fresh_secret_key_and_sqlite(dotenv, tmp_path):
