@@ -93,3 +93,26 @@ def test_text_in_props_cannot_break_out_of_the_script(signed_in):
     response = signed_in.get(f"/purchaseintent/{part.pk}")
     assert "<script>alert(1)" not in response.content.decode()
     assert island_props(response, "purchase-form")["part"]["name"] == part.name
+
+
+def test_with_card_payments_off_the_form_says_so_before_ordering(client, user, settings):
+    settings.STRIPE_SECRET_KEY = settings.STRIPE_PUBLISHABLE_KEY = ""
+    part = PartFactory()
+    client.force_login(user)
+
+    html = client.get(f"/purchaseintent/{part.pk}").content.decode()
+
+    assert "Card payments are not configured on this shop." in html
+    assert html.index("Card payments are not configured") < html.index(
+        'data-island="purchase-form"'
+    )
+
+
+def test_with_card_payments_on_nothing_is_said(client, user, settings):
+    settings.STRIPE_SECRET_KEY, settings.STRIPE_PUBLISHABLE_KEY = "sk_test_x", "pk_test_x"
+    part = PartFactory()
+    client.force_login(user)
+
+    html = client.get(f"/purchaseintent/{part.pk}").content.decode()
+
+    assert "Card payments are not configured" not in html

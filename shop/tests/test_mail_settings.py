@@ -70,5 +70,6 @@ def test_email_host_means_smtp_and_redis_url_is_the_broker():
         "orders.tasks.send_booking_placed",
         "orders.tasks.send_booking_refunded",
         "orders.tasks.send_booking_shipped",
+        "orders.tasks.send_booking_withdrawn",
         "orders.tasks.send_low_stock",
     ]

@@ -11,6 +11,7 @@ import {
   bookingBody,
   checkOrder,
   FIELDS,
+  isOrderable,
   isSoldOut,
   orderTotal,
   splitErrors,
@@ -112,7 +113,7 @@ function PurchaseForm({ part, user }) {
         error={errors.quantity}
       />
       <p className="text-lg font-semibold" aria-live="polite">
-        Total: {money(total)}
+        {isOrderable(values.quantity, part) ? `Total: ${money(total)}` : ""}
       </p>
       {soldOut && (
         <p className="text-warning-content bg-warning/20 rounded-box p-3 text-sm">

@@ -9,10 +9,22 @@ export function isSoldOut(part) {
   return part.availableQuantity < part.minimumOrderQuantity;
 }
 
-/** The total shown under the form: price × quantity, $0 while the quantity is not a count. */
+/** The quantity typed, as a whole number of units: digits only ("1e2", "2.0", "+3" are not
+ * counts, whatever Number() makes of them); NaN otherwise. */
+export function wholeCount(text) {
+  return /^\s*\d+\s*$/.test(text) ? Number(text) : Number.NaN;
+}
+
+/** The total shown under the form: price × quantity, 0 while the quantity is not a count. */
 export function orderTotal(price, quantityText) {
-  const quantity = Number(quantityText);
-  return Number.isInteger(quantity) && quantity > 0 ? totalOf(price, quantity) : 0;
+  const quantity = wholeCount(quantityText);
+  return quantity > 0 ? totalOf(price, quantity) : 0;
+}
+
+/** Whether the quantity is one the part can be ordered in (then the form shows a total). */
+export function isOrderable(quantityText, part) {
+  const quantity = wholeCount(quantityText);
+  return quantity >= part.minimumOrderQuantity && quantity <= part.availableQuantity;
 }
 
 /** The spec's checks before sending (the server checks them again, with the same words). */
@@ -20,9 +32,9 @@ export function checkOrder({ phone, address, quantity }, part) {
   const errors = {};
   if (!phone.trim()) errors.phone = "Phone is required";
   if (!address.trim()) errors.address = "Address is required";
-  const count = Number(quantity);
+  const count = wholeCount(quantity);
   if (quantity.trim() === "") errors.quantity = "Quantity is required";
-  else if (!Number.isInteger(count)) errors.quantity = "Quantity must be a whole number";
+  else if (Number.isNaN(count)) errors.quantity = "Quantity must be a whole number";
   else if (count < part.minimumOrderQuantity) {
     errors.quantity = `Quantity must be at least ${part.minimumOrderQuantity} (the minimum order quantity)`;
   } else if (count > part.availableQuantity) {
@@ -35,7 +47,7 @@ export function checkOrder({ phone, address, quantity }, part) {
 export function bookingBody(values, part, user) {
   return {
     partId: part._id,
-    quantity: Number(values.quantity),
+    quantity: wholeCount(values.quantity),
     address: values.address.trim(),
     phone: values.phone.trim(),
     // The spec's payload; the server ignores these and uses the user and the part.

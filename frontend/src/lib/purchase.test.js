@@ -1,6 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { ApiError } from "./api.js";
-import { bookingBody, checkOrder, isSoldOut, orderTotal, splitErrors } from "./purchase.js";
+import {
+  bookingBody,
+  checkOrder,
+  isOrderable,
+  isSoldOut,
+  orderTotal,
+  splitErrors,
+} from "./purchase.js";
 
 const part = {
   _id: "p1",
@@ -52,6 +59,23 @@ describe("checkOrder", () => {
     expect(checkOrder({ ...valid, quantity: "2.5" }, part)).toEqual(whole);
     expect(checkOrder({ ...valid, quantity: "two" }, part)).toEqual(whole);
   });
+
+  it("takes whole digits only: 1e2 is not 100 units", () => {
+    const whole = { quantity: "Quantity must be a whole number" };
+    for (const quantity of ["1e2", "2.0", "+3", "0x3"]) {
+      expect(checkOrder({ ...valid, quantity }, part)).toEqual(whole);
+    }
+  });
+});
+
+describe("isOrderable", () => {
+  it("is true only between the minimum order and the stock", () => {
+    expect(isOrderable("2", part)).toBe(true);
+    expect(isOrderable("8", part)).toBe(true);
+    expect(isOrderable("1", part)).toBe(false);
+    expect(isOrderable("9", part)).toBe(false);
+    expect(isOrderable("1e2", part)).toBe(false);
+  });
 });
 
 describe("isSoldOut", () => {
@@ -70,8 +94,8 @@ describe("orderTotal", () => {
     expect(orderTotal(0.1, "3")).toBe(0.3);
   });
 
-  it("is 0 while the quantity is empty, zero, negative or not whole", () => {
-    for (const quantity of ["", "0", "-2", "1.5", "x"]) {
+  it("is 0 while the quantity is empty, zero, negative or not whole digits", () => {
+    for (const quantity of ["", "0", "-2", "1.5", "x", "1e2"]) {
       expect(orderTotal(19.99, quantity)).toBe(0);
     }
   });
