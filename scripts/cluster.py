@@ -53,9 +53,10 @@ def prepare(
     workers: int | None = None,
     fresh: bool = False,
     quiet: bool = False,
+    settings: dict[str, str] | None = None,
 ) -> dict[str, str]:
     """Everything the Procfile's processes need; returns their environment (also written to
-    run_dir/cluster.env)."""
+    run_dir/cluster.env). `settings`: more of the shop's variables, for a test's needs."""
     env = {
         # Production settings (DEBUG off), plain HTTP on loopback, shared database and cache.
         "DJANGO_SETTINGS_MODULE": "shop.settings",
@@ -68,6 +69,7 @@ def prepare(
         # nginx is one proxy in front: client addresses come from its X-Forwarded-For.
         "TRUSTED_PROXY_COUNT": "1",
         **({"WEB_CONCURRENCY": str(workers)} if workers else {}),
+        **(settings or {}),
     }
     full_env = {**os.environ, **env}
     check = [sys.executable, __file__, "check", "--json"]

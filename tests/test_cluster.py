@@ -75,6 +75,8 @@ def cluster(tmp_path_factory):
         workers=2,
         fresh=True,
         quiet=True,
+        # One shopper orders through the failover without paying: lift the unpaid-order cap.
+        settings={"MAX_UNPAID_ORDERS": "1000"},
     )
     shop = Cluster(env).start()
     try:
