@@ -65,11 +65,16 @@ class Part(models.Model):
         return self.available_quantity < self.minimum_order_quantity
 
     @property
+    def is_few_left(self) -> bool:
+        """Orderable, but fewer than FEW_LEFT units remain."""
+        return not self.is_out_of_stock and self.available_quantity < FEW_LEFT
+
+    @property
     def stock_badge(self) -> str:
         """What the cards and the part page say of the stock."""
         if self.is_out_of_stock:
             return "Out of stock"
-        if self.available_quantity < FEW_LEFT:
+        if self.is_few_left:
             return f"Only {self.available_quantity} left"
         return "In stock"
 

@@ -60,7 +60,7 @@ def booking_mail_shipped(*, booking_id: int) -> int:
 def booking_mail_expired(*, booking_id: int) -> int:
     """To the shopper: the hold lapsed unpaid; the units are back on sale."""
     booking = _booking(booking_id)
-    if booking is None or booking.state != "expired":
+    if booking is None or booking.state != Booking.State.EXPIRED:
         return 0
     context = {
         "booking": booking,
@@ -73,7 +73,7 @@ def booking_mail_expired(*, booking_id: int) -> int:
 def booking_mail_refunded(*, booking_id: int) -> int:
     """To the shopper: the order's whole total went back to their card."""
     booking = _booking(booking_id)
-    if booking is None or booking.state != "refunded":
+    if booking is None or booking.state != Booking.State.REFUNDED:
         return 0
     context = {"booking": booking, "orders_url": absolute_url("/dashboard/myorder")}
     return _send([_shopper_message(booking, "booking_refunded", REFUNDED_SUBJECT, context)])
