@@ -10,7 +10,8 @@ can do, in one go. Writes bench/results.md and prints it; exit status 1 when a t
    a short text); SQL queries per route; page weight; Lighthouse on /, /allparts, /login.
 4. The catalog grown to 10,000 parts: the catalog's first page and API page again; queries.
 5. POST /api/booking from 20 shoppers at once: orders/s, then a race for the last 60 units
-   of a part; the stock reconciled after each.
+   of a part; the stock reconciled after each; then orders/s with 10,000 lapsed holds in the
+   table against none (bench/lib/holds.py).
 
     python -m bench.bench [--seconds 2] [--rounds 3] [--warmup 2] [--no-lighthouse]
 
@@ -111,7 +112,7 @@ def main() -> int:
     db.setup(ENV)
     from django.conf import settings
 
-    from bench.lib import data, orders, pages  # they need Django set up
+    from bench.lib import data, holds, orders, pages  # they need Django set up
 
     db.redis_clear(REDIS_URL)
     shop = data.seed(parts=SMALL, orders=ORDERS, shoppers=SHOPPERS)
@@ -143,12 +144,17 @@ def main() -> int:
         queries = pages.queries_section(small_queries, pages.count_queries(shop), (SMALL, LARGE))
         log("orders: 20 shoppers at once")
         ordering = orders.measure(server.url, tokens=shop.tokens, seconds=args.seconds)
+        log(f"orders with {holds.LAPSED:,} lapsed holds in the table against none")
+        lapsed = holds.measure(
+            server.url, tokens=shop.tokens, seconds=args.seconds, rounds=args.rounds
+        )
 
     sections = [
         throughput_rows(small, THROUGHPUT),
         latency_rows(small, [path for _, path, _ in THROUGHPUT], P99_FACTOR),
         scale_rows(small, large, sizes=(SMALL, LARGE), tolerance=LARGE_TOLERANCE),
         ordering,
+        lapsed,
         queries,
         js,
         css,

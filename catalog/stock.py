@@ -44,7 +44,14 @@ def _move(
     Part.objects.filter(pk=part.pk).update(available_quantity=F("available_quantity") + change)
     part.available_quantity += change
     invalidate(CACHE)  # every page and answer showing stock
-    return StockMovement.objects.create(
+    movement = _movement(part, change=change, reason=reason, note=note, order_id=order_id, by=by)
+    movement.save()
+    return movement
+
+
+def _movement(part: Part, *, change: int, reason: str, note: str, order_id, by) -> StockMovement:
+    """The record of `change`, with the part's stock after it (`part` already counts it)."""
+    return StockMovement(
         part=part,
         part_name=part.name,
         change=change,
@@ -93,12 +100,38 @@ def stock_release(
 ) -> Part | None:
     """Put `quantity` units of an order back on the shelf; the part, or None when it is gone
     (then there is no shelf to put them on)."""
-    if quantity <= 0:
+    return stock_release_orders(
+        part_id=part_id, orders=[(order_id, quantity)], by=by, reason=reason, note=note
+    )
+
+
+@transaction.atomic
+def stock_release_orders(
+    *,
+    part_id: int,
+    orders: list[tuple[int | None, int]],
+    by=None,
+    reason: str = Reason.ORDER_CANCELLED,
+    note: str = "",
+) -> Part | None:
+    """Put back what several orders of one part held, `(order_id, quantity)` each, under one
+    lock and one write (a movement per order still names it); the part, or None when it is
+    gone. Releasing many lapsed holds this way costs a few queries, not a few per order."""
+    if any(quantity <= 0 for _, quantity in orders):
         raise ValueError("quantity must be positive")
     part = Part.objects.select_for_update().filter(pk=part_id).first()
     if part is None:
         return None
-    _move(part=part, change=quantity, reason=reason, note=note, order_id=order_id, by=by)
+    total = sum(quantity for _, quantity in orders)
+    Part.objects.filter(pk=part.pk).update(available_quantity=F("available_quantity") + total)
+    invalidate(CACHE)
+    movements = []
+    for order_id, quantity in orders:
+        part.available_quantity += quantity
+        movements.append(
+            _movement(part, change=quantity, reason=reason, note=note, order_id=order_id, by=by)
+        )
+    StockMovement.objects.bulk_create(movements)
     return part
 
 

@@ -32,9 +32,21 @@ def send_booking_shipped(*, booking_id: int) -> int:
     return emails.booking_mail_shipped(booking_id=booking_id)
 
 
-@shared_task(**RETRY)
-def send_booking_expired(*, booking_id: int) -> int:
-    return emails.booking_mail_expired(booking_id=booking_id)
+@shared_task(bind=True, max_retries=RETRY["max_retries"])
+def send_bookings_expired(self, *, booking_ids: list[int]) -> int:
+    """A batch of lapsed holds, one mail each. A mail that fails does not hold up the others;
+    the task then retries those alone (with backoff), so nobody is told twice."""
+    sent, failed, error = 0, [], None
+    for booking_id in booking_ids:
+        try:
+            sent += emails.booking_mail_expired(booking_id=booking_id)
+        except OSError as exc:
+            failed.append(booking_id)
+            error = exc
+    if failed:
+        countdown = RETRY["retry_backoff"] * 2**self.request.retries
+        raise self.retry(exc=error, kwargs={"booking_ids": failed}, countdown=countdown)
+    return sent
 
 
 @shared_task(**RETRY)

@@ -26,8 +26,16 @@ class Received(list):
 
 
 class _Keep:
-    def __init__(self, received: Received):
+    def __init__(self, received: Received, refuse_once: set[str]):
         self.received = received
+        self.refuse_once = refuse_once
+
+    async def handle_RCPT(self, server, session, envelope, address, rcpt_options):
+        if address in self.refuse_once:  # a transient failure: the next try goes through
+            self.refuse_once.discard(address)
+            return "451 Try again later"
+        envelope.rcpt_tos.append(address)
+        return "250 OK"
 
     async def handle_DATA(self, server, session, envelope):
         message = message_from_bytes(envelope.original_content, policy=policy.default)
@@ -41,8 +49,12 @@ class SMTPServer:
 
     def __init__(self):
         self.messages = Received()
+        self.refuse_once: set[str] = set()  # recipients refused (451) the next time only
         self.controller = Controller(
-            _Keep(self.messages), hostname="127.0.0.1", port=free_port(), ready_timeout=10
+            _Keep(self.messages, self.refuse_once),
+            hostname="127.0.0.1",
+            port=free_port(),
+            ready_timeout=10,
         )
 
     @property

@@ -7,14 +7,16 @@ its own database connection. background.wait_idle() waits for that thread.
 
 import logging
 import time
+from datetime import timedelta
 from decimal import Decimal
 
 import pytest
+from django.utils import timezone
 
 from accounts.tests.factories import AdminFactory, UserFactory
 from catalog.stock import stock_adjust
 from catalog.tests.factories import PartFactory
-from orders import background, emails, services
+from orders import background, emails, services, tasks
 from orders.models import Booking
 from orders.tests.factories import BookingFactory
 from orders.tests.stripe_helpers import intent_event, intent_id_of, pay, signed
@@ -284,3 +286,48 @@ def test_paid_by_stripes_webhook_mails_once_however_often_it_arrives(
     assert sorted(address for m in mailbox for address in m.envelope_to) == sorted(
         [user.email, *admins]
     )
+
+
+def test_lapsed_holds_mail_each_shopper_once(mailbox, user):
+    part = PartFactory(name="Chain guide", available_quantity=10, minimum_order_quantity=1)
+    others = [UserFactory(email=f"rider{n}@example.com") for n in range(3)]
+    orders = [
+        services.booking_place(user=u, part=part, quantity=1, address="1 Road", phone="5550100")
+        for u in [user, *others]
+    ]
+    settle()
+    mailbox.clear()
+    Booking.objects.update(expires_at=timezone.now() - timedelta(seconds=1))
+
+    assert services.booking_release_lapsed_holds() == 4
+    settle()
+
+    mailbox.wait_for(4)
+    assert sorted(m["Subject"] for m in mailbox) == sorted(
+        f"Order #{o.pk} expired: it was not paid in time" for o in orders
+    )
+    assert sorted(a for m in mailbox for a in m.envelope_to) == sorted(
+        u.email for u in [user, *others]
+    )
+    plain, _html = parts(mailbox.to(user.email)[0])
+    assert f"{SITE}/parts/{part.pk}" in plain
+
+
+def test_a_mail_refused_for_a_moment_is_retried_alone(mailbox, smtp_server):
+    part = PartFactory(name="Clutch cable", available_quantity=10, minimum_order_quantity=1)
+    riders = [UserFactory(email=f"rider{n}@example.com") for n in range(3)]
+    orders = [
+        services.booking_place(user=u, part=part, quantity=1, address="1 Road", phone="5550100")
+        for u in riders
+    ]
+    settle()
+    mailbox.clear()
+    Booking.objects.update(released_at=timezone.now())  # expired, as the release leaves them
+    smtp_server.refuse_once.add("rider1@example.com")
+
+    # Run as the worker would (eagerly here): the refused mail alone is sent again.
+    result = tasks.send_bookings_expired.apply(kwargs={"booking_ids": [o.pk for o in orders]})
+
+    assert result.successful(), result.traceback
+    assert sorted(a for m in mailbox for a in m.envelope_to) == [r.email for r in riders]
+    assert not smtp_server.refuse_once

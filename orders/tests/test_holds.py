@@ -102,6 +102,44 @@ class TestHold:
         assert "lapsed" in movement.note
         assert reconciles(part, 5)
 
+    def test_many_lapsed_holds_go_back_in_a_few_queries_each_named(
+        self, settings, user, django_assert_max_num_queries
+    ):
+        settings.MAX_UNPAID_ORDERS = 1000
+        part = PartFactory(available_quantity=1000, minimum_order_quantity=1)
+        other = PartFactory(available_quantity=1000, minimum_order_quantity=1)
+        held = [place(user, p, quantity=2) for p in [part, other] * 150]
+        Booking.objects.update(expires_at=timezone.now() - timedelta(seconds=1))
+
+        # Two batches of RELEASE_BATCH and an empty one: queries per batch, not per order.
+        with django_assert_max_num_queries(30):
+            assert services.booking_release_lapsed_holds() == 300
+
+        assert (stock(part), stock(other)) == (1000, 1000)
+        assert not Booking.objects.filter(released_at__isnull=True).exists()
+        released = StockMovement.objects.filter(note__contains="lapsed")
+        assert sorted(released.values_list("order_id", flat=True)) == sorted(b.pk for b in held)
+        assert set(released.values_list("change", flat=True)) == {2}
+        # Each movement's "stock after" counts the ones before it, as one at a time would.
+        afters = sorted(released.filter(part=part).values_list("stock_after", flat=True))
+        assert afters == list(range(1000 - 300 + 2, 1001, 2))
+
+    def test_an_order_placed_after_many_lapsed_holds_releases_them_all(
+        self, settings, user, other_user
+    ):
+        settings.MAX_UNPAID_ORDERS = 1000
+        part = PartFactory(available_quantity=500, minimum_order_quantity=1)
+        for _ in range(250):
+            place(user, part, quantity=2)
+        Booking.objects.update(expires_at=timezone.now() - timedelta(seconds=1))
+        assert stock(part) == 0
+
+        place(other_user, Part.objects.get(pk=part.pk), quantity=500)
+
+        assert stock(part) == 0
+        assert Booking.objects.filter(released_at__isnull=False).count() == 250
+        assert reconciles(part, 500)
+
     def test_a_paid_order_is_never_released(self, user, part):
         paid = place(user, part, quantity=2)
         services.booking_mark_paid(booking_id=paid.pk, transaction_id="pi_x")

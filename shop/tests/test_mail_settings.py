@@ -64,12 +64,12 @@ def test_email_host_means_smtp_and_redis_url_is_the_broker():
     assert shown["broker"] == "redis://127.0.0.1:6379/3"
     assert shown["tasks"] == [
         "orders.tasks.release_lapsed_holds",
-        "orders.tasks.send_booking_expired",
         "orders.tasks.send_booking_paid",
         "orders.tasks.send_booking_paid_to_admins",
         "orders.tasks.send_booking_placed",
         "orders.tasks.send_booking_refunded",
         "orders.tasks.send_booking_shipped",
         "orders.tasks.send_booking_withdrawn",
+        "orders.tasks.send_bookings_expired",
         "orders.tasks.send_low_stock",
     ]

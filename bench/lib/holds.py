@@ -1,0 +1,131 @@
+"""Placing orders with 10,000 lapsed holds in the table against none, in the same run: within
+10% (issue 11: releasing holds must not slow ordering). Import after db.setup().
+
+Runs alternate A B B A A B (none, lapsed, ...) so a drift in the machine's speed weighs on
+both alike. Before each "lapsed" run the table gets LAPSED unpaid orders whose hold lapsed,
+ON_PART of them on the part being ordered (the first order releases those, as a shopper's
+would) and the rest spread over the catalog; before each "none" run the unreleased ones are
+taken out again (their stock given back), so that run orders with no lapsed hold anywhere.
+"""
+
+import json
+from datetime import timedelta
+
+from django.db import transaction
+from django.db.models import F, Sum
+from django.utils import timezone
+
+from accounts.models import User
+from bench.lib import data, load
+from bench.lib.orders import order
+from bench.lib.report import Row, Section
+from catalog.models import Part
+from orders.models import Booking
+
+STOCK = 1_000_000
+LAPSED, ON_PART, PER_PART = 10_000, 100, 10
+TOLERANCE = 0.10
+
+
+def measure(base_url: str, *, tokens: list[str], seconds: int, rounds: int) -> Section:
+    url = base_url + "/api/booking"
+    parts = {"none": data.new_part(stock=STOCK), "lapsed": data.new_part(stock=STOCK)}
+    owner = User.objects.create(email="lapsed@bench.example.com", name="Lapsed Holds")
+    runs: dict[str, list[load.Load]] = {"none": [], "lapsed": []}
+    for n in range(rounds):
+        for case in ("none", "lapsed") if n % 2 == 0 else ("lapsed", "none"):
+            if case == "lapsed":
+                _add_lapsed(owner=owner, part_id=parts["lapsed"])
+            else:
+                _clear_lapsed()
+            body = json.dumps(order(parts[case]))
+            runs[case].append(load.wrk(url, seconds=seconds, post=(body, tokens)))
+    _clear_lapsed()
+    none, lapsed = (_rate(runs[case]) for case in ("none", "lapsed"))
+    change = lapsed / none - 1 if none else -1.0
+    errors = sum(run.errors for case in runs.values() for run in case)
+    reconciled = all(_reconciled(part_id) for part_id in parts.values())
+    row = Row(
+        f"`POST /api/booking` with {LAPSED:,} lapsed holds in the table vs none",
+        f"{lapsed:,.0f} orders/s against {none:,.0f}: {change:+.0%}; {errors} errors; "
+        f"stock {'reconciled' if reconciled else '**not reconciled**'}",
+        f"within {TOLERANCE:.0%}",
+        abs(change) <= TOLERANCE and errors == 0 and reconciled,
+    )
+    details = [
+        "## Orders with lapsed holds",
+        "",
+        f"- {rounds} runs of each, {seconds} s, {len(tokens)} shoppers, alternating; before "
+        f"each lapsed run {LAPSED:,} unpaid orders past their hold ({ON_PART} on the part "
+        f"ordered, the rest {PER_PART} a part over the catalog); before each other run none.",
+        "",
+        "| run | orders/s | p99 |",
+        "|---|---|---|",
+        *(
+            f"| {case} | {run.rps:,.0f} | {run.p99_ms:.0f} ms |"
+            for case, case_runs in runs.items()
+            for run in case_runs
+        ),
+    ]
+    return Section([row], details)
+
+
+def _rate(runs: list[load.Load]) -> float:
+    seconds = sum(run.seconds for run in runs)
+    return sum(run.requests - run.status_errors for run in runs) / seconds if seconds else 0.0
+
+
+@transaction.atomic
+def _add_lapsed(*, owner: User, part_id: int) -> None:
+    """LAPSED orders of 1 unit past their hold, their units taken off the shelf as an order
+    takes them; ON_PART on `part_id`, the rest PER_PART a part over the catalog."""
+    others = Part.objects.exclude(pk=part_id).filter(available_quantity__gte=PER_PART)
+    spread = others.order_by("pk").values_list("pk", flat=True)[: (LAPSED - ON_PART) // PER_PART]
+    part_ids = [part_id] * ON_PART + [pk for pk in spread for _ in range(PER_PART)]
+    lapsed_at = timezone.now() - timedelta(seconds=1)
+    names = dict(Part.objects.filter(pk__in=set(part_ids)).values_list("pk", "name"))
+    Booking.objects.bulk_create(
+        Booking(
+            user=owner,
+            part_id=pk,
+            email=owner.email,
+            name=owner.name,
+            parts_name=names[pk],
+            price_per_unit=1,
+            quantity=1,
+            total_price=1,
+            address=data.ADDRESS,
+            phone=data.PHONE,
+            expires_at=lapsed_at,
+        )
+        for pk in part_ids
+    )
+    _give_back(part_ids, sign=-1)
+
+
+@transaction.atomic
+def _clear_lapsed() -> None:
+    """Take out the lapsed orders no order has released yet, their units back on the shelf."""
+    due = Booking.objects.filter(
+        paid=False, released_at__isnull=True, expires_at__lte=timezone.now()
+    )
+    part_ids = list(due.values_list("part_id", flat=True))
+    due.delete()
+    _give_back(part_ids, sign=1)
+
+
+def _give_back(part_ids: list[int], *, sign: int) -> None:
+    counts: dict[int, int] = {}
+    for pk in part_ids:
+        counts[pk] = counts.get(pk, 0) + 1
+    for pk, count in counts.items():
+        Part.objects.filter(pk=pk).update(available_quantity=F("available_quantity") + sign * count)
+
+
+def _reconciled(part_id: int) -> bool:
+    """Stock left + units still held by orders == the stock the part started with."""
+    data.stock_check(part_id)  # waits for the orders in flight
+    held = Booking.objects.filter(part_id=part_id, released_at__isnull=True).aggregate(
+        units=Sum("quantity", default=0)
+    )["units"]
+    return Part.objects.get(pk=part_id).available_quantity + held == STOCK
