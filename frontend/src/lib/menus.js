@@ -14,7 +14,15 @@ export function closeDrawer(root) {
   if (drawer) drawer.checked = false;
 }
 
+/** A link to "/dashboard#menu" (the phone navbar's dashboard button) arrives with the
+ * dashboard's menu open. */
+export function openDrawerFor(root, hash) {
+  const drawer = root.getElementById?.("dashboard-drawer");
+  if (drawer && hash === "#menu") drawer.checked = true;
+}
+
 export function watchMenus(root = document) {
+  openDrawerFor(root, root.location?.hash);
   root.addEventListener("keydown", (event) => {
     if (event.key !== "Escape") return;
     closeMenus(root);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { showFallback } from "./images.js";
-import { closeDrawer, closeMenus } from "./menus.js";
+import { closeDrawer, closeMenus, openDrawerFor } from "./menus.js";
 import { markHiddenSlides } from "./slides.js";
 
 function menu(inside) {
@@ -58,5 +58,20 @@ describe("showFallback", () => {
     img.src = "still-broken.svg";
     showFallback(img);
     expect(img.src).toBe("still-broken.svg");
+  });
+});
+
+describe("openDrawerFor", () => {
+  it("opens the dashboard menu for #menu only", () => {
+    const drawer = { checked: false };
+    const root = { getElementById: () => drawer };
+    openDrawerFor(root, "#main");
+    expect(drawer.checked).toBe(false);
+    openDrawerFor(root, "#menu");
+    expect(drawer.checked).toBe(true);
+  });
+
+  it("does nothing on a page without the dashboard", () => {
+    expect(() => openDrawerFor({ getElementById: () => null }, "#menu")).not.toThrow();
   });
 });
