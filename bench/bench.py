@@ -9,7 +9,8 @@ can do, in one go. Writes bench/results.md and prints it; exit status 1 when a t
    in rounds alternating with a bare Django view (shop/bench_views.py: the same middleware,
    a short text); SQL queries per route; page weight; Lighthouse on /, /allparts, /login.
 4. The catalog grown to 10,000 parts: the catalog's first page and API page again; queries.
-5. POST /api/booking from 20 shoppers at once: orders/s, then a race for the last 60 units
+5. The owner's tools with 100 then 100,000 orders (bench/lib/owner.py); those orders removed.
+6. POST /api/booking from 20 shoppers at once: orders/s, then a race for the last 60 units
    of a part; the stock reconciled after each; then orders/s with 10,000 lapsed holds in the
    table against none (bench/lib/holds.py).
 
@@ -112,7 +113,7 @@ def main() -> int:
     db.setup(ENV)
     from django.conf import settings
 
-    from bench.lib import data, holds, orders, pages  # they need Django set up
+    from bench.lib import data, holds, orders, owner, pages  # they need Django set up
 
     db.redis_clear(REDIS_URL)
     shop = data.seed(parts=SMALL, orders=ORDERS, shoppers=SHOPPERS)
@@ -142,6 +143,8 @@ def main() -> int:
         log(f"catalog grown to {LARGE:,} parts")
         large = reads.measure(f"{LARGE:,} parts", [ALLPARTS, API_PAGE], args.rounds)
         queries = pages.queries_section(small_queries, pages.count_queries(shop), (SMALL, LARGE))
+        timing = {"seconds": args.seconds, "warmup": args.warmup, "rounds": args.rounds}
+        owners = owner.section(server.url, admin_session=shop.admin_session, log=log, **timing)
         log("orders: 20 shoppers at once")
         ordering = orders.measure(server.url, tokens=shop.tokens, seconds=args.seconds)
         log(f"orders with {holds.LAPSED:,} lapsed holds in the table against none")
@@ -155,6 +158,7 @@ def main() -> int:
         scale_rows(small, large, sizes=(SMALL, LARGE), tolerance=LARGE_TOLERANCE),
         ordering,
         lapsed,
+        owners,
         queries,
         js,
         css,

@@ -7,7 +7,7 @@ from rest_framework.renderers import JSONRenderer
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from core.api import created, errors, get_or_404, with_count
+from core.api import created, errors, get_or_404, page_response, with_count
 from core.permissions import IsShopAdmin
 from core.versioned_cache import cached
 
@@ -38,17 +38,6 @@ def part_list_json() -> bytes:
     return cached(selectors.CACHE, "api-list", render)
 
 
-def searched_parts(search: PartSearchInputSerializer) -> Response:
-    """One slice of the matching parts, with X-Total-Count (the matches before the slice)."""
-    parts = part_search(search.part_query())
-    offset = search.validated_data["offset"]
-    limit = search.validated_data.get("limit")
-    window = parts[offset : offset + limit] if limit else parts[offset:]
-    response = Response(PartOutputSerializer(window, many=True).data)
-    response["X-Total-Count"] = str(parts.count())
-    return response
-
-
 class PartListApi(APIView):
     def get_permissions(self):
         return [IsShopAdmin()] if self.request.method == "POST" else []
@@ -62,7 +51,7 @@ class PartListApi(APIView):
             return HttpResponse(part_list_json(), content_type="application/json")
         search = PartSearchInputSerializer(data=request.query_params)
         search.is_valid(raise_exception=True)
-        return searched_parts(search)
+        return page_response(part_search(search.part_query()), PartOutputSerializer, search)
 
     @extend_schema(
         request=PartInputSerializer,

@@ -1,11 +1,10 @@
 """Reads of the catalog."""
 
-import re
-from dataclasses import dataclass
-
 from django.core.paginator import Paginator
 from django.db.models import Count, F, QuerySet
 
+from core.paging import ListPage, page_number
+from core.paging import page_of as _page_of
 from core.versioned_cache import cached
 
 from .models import Category, Part
@@ -42,34 +41,7 @@ def part_list(*, limit: int | None = None, offset: int = 0) -> QuerySet[Part]:
     return parts[offset : offset + limit]
 
 
-@dataclass(frozen=True)
-class CatalogPage:
-    """One page of the catalog as plain data, so it can be cached."""
-
-    parts: list[Part]
-    number: int
-    num_pages: int
-    page_range: list
-    count: int = 0  # parts on every page together
-
-    @property
-    def has_previous(self) -> bool:
-        return self.number > 1
-
-    @property
-    def has_next(self) -> bool:
-        return self.number < self.num_pages
-
-    @property
-    def previous_page_number(self) -> int:
-        return self.number - 1
-
-    @property
-    def next_page_number(self) -> int:
-        return self.number + 1
-
-
-def part_page(*, page: object = 1, per_page: int = PARTS_PER_PAGE) -> CatalogPage:
+def part_page(*, page: object = 1, per_page: int = PARTS_PER_PAGE) -> ListPage:
     """One page of part_list's order, from the cache until the catalog changes.
 
     `page` may be anything a query string holds: a value that is not a whole number gives
@@ -77,16 +49,17 @@ def part_page(*, page: object = 1, per_page: int = PARTS_PER_PAGE) -> CatalogPag
     """
     count = cached(CACHE, "count", Part.objects.count)
     paginator = Paginator(range(count), per_page)  # pages of positions: no rows loaded
-    number = _page_number(page, last=paginator.num_pages)
+    number = page_number(page, last=paginator.num_pages)
 
-    def load() -> CatalogPage:
+    def load() -> ListPage:
         start = (number - 1) * per_page
-        return CatalogPage(
-            parts=list(_parts_newest_first()[start : start + per_page]),
+        return ListPage(
+            items=list(_parts_newest_first()[start : start + per_page]),
             number=number,
             num_pages=paginator.num_pages,
             page_range=list(paginator.get_elided_page_range(number, on_each_side=2, on_ends=1)),
             count=count,
+            per_page=per_page,
         )
 
     return cached(CACHE, f"page:{per_page}:{number}", load)
@@ -94,34 +67,12 @@ def part_page(*, page: object = 1, per_page: int = PARTS_PER_PAGE) -> CatalogPag
 
 def page_of(parts: QuerySet[Part], *, page: object = 1, per_page: int = PARTS_PER_PAGE):
     """One page of any list of parts (search results), in the same shape as part_page's."""
-    paginator = Paginator(parts, per_page)
-    number = _page_number(page, last=paginator.num_pages)
-    return CatalogPage(
-        parts=list(paginator.page(number).object_list),
-        number=number,
-        num_pages=paginator.num_pages,
-        page_range=list(paginator.get_elided_page_range(number, on_each_side=2, on_ends=1)),
-        count=paginator.count,
-    )
+    return _page_of(parts, page=page, per_page=per_page)
 
 
 def newest_parts(limit: int) -> list[Part]:
     """The newest `limit` parts (the home page's), from the cache until the catalog changes."""
     return cached(CACHE, f"newest:{limit}", lambda: list(part_list(limit=limit)))
-
-
-def _page_number(value: object, *, last: int) -> int:
-    """`value` as a page number from 1 to last. Compared as digits before int(), so a number
-    too long for int() (Python refuses over 4300 digits) is still "beyond the end"."""
-    match = re.fullmatch(r"\s*([+-]?)0*(\d+)\s*", str(value), flags=re.ASCII)
-    if not match:
-        return 1
-    sign, digits = match.groups()
-    if sign == "-":
-        return 1
-    if len(digits) > len(str(last)):
-        return last
-    return min(max(int(digits), 1), last)
 
 
 def parts_low_on_stock() -> QuerySet[Part]:
@@ -132,6 +83,11 @@ def parts_low_on_stock() -> QuerySet[Part]:
         .filter(available_quantity__lt=F("minimum_order_quantity"))
         .order_by("available_quantity", "name")
     )
+
+
+def low_stock_parts() -> list[Part]:
+    """parts_low_on_stock, from the cache until the catalog changes (the owner's Overview)."""
+    return cached(CACHE, "low-stock", lambda: list(parts_low_on_stock()))
 
 
 def category_list() -> list[Category]:

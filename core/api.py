@@ -92,6 +92,20 @@ class PageInputSerializer(serializers.Serializer):
     offset = serializers.IntegerField(required=False, min_value=0, max_value=MAX_ID, default=0)
 
 
+def page_response(
+    items, serializer_class, page: PageInputSerializer, *, total: int | None = None
+) -> Response:
+    """One `?limit=N&offset=M` slice of `items` (a queryset, in its order) serialized by
+    `serializer_class`, with X-Total-Count: how many items there are before the slice
+    (`total` when the caller knows it, e.g. from a cache; else counted)."""
+    offset = page.validated_data["offset"]
+    limit = page.validated_data.get("limit")
+    window = items[offset : offset + limit] if limit else items[offset:]
+    response = Response(serializer_class(window, many=True).data)
+    response["X-Total-Count"] = str(items.count() if total is None else total)
+    return response
+
+
 def get_or_404(queryset, pk: int):
     """The object with this id in `queryset`, else 404 (ids beyond the database's range too)."""
     obj = queryset.filter(pk=pk).first() if 0 < pk <= MAX_ID else None

@@ -1,6 +1,8 @@
 """Order endpoints (API.md, "Orders"); the payment rows come with the payments issue."""
 
 from django.core.exceptions import ValidationError
+from django.http import StreamingHttpResponse
+from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema
 from rest_framework import status
 from rest_framework.permissions import IsAuthenticated
@@ -10,18 +12,20 @@ from rest_framework.views import APIView
 from accounts.selectors import user_get_by_email
 from catalog.models import Part
 from catalog.serializers import DeletedCountSerializer
-from core.api import created, errors, get_or_404, with_count
+from core.api import created, errors, get_or_404, page_response, with_count
 from core.emails import normalize_email
 from core.permissions import IsShopAdmin, require_self_or_admin
 from core.throttles import OrderThrottle, PaymentThrottle
 
-from . import payments, selectors, services, webhooks
+from . import exports, payments, selectors, services, webhooks
 from .serializers import (
     PART_REQUIRED,
     PART_UNKNOWN,
+    BookingFilterSerializer,
     BookingInputSerializer,
     BookingOutputSerializer,
     BookingQuerySerializer,
+    BookingSearchInputSerializer,
     BookingStatusInputSerializer,
     PaymentConfirmInputSerializer,
     PaymentIntentInputSerializer,
@@ -86,11 +90,45 @@ class BookingListApi(APIView):
 
 
 class BookingAllApi(APIView):
+    """Every order, newest first; `state`, `q`, `limit` and `offset` (X-Total-Count)."""
+
     permission_classes = [IsShopAdmin]
 
-    @extend_schema(responses={200: BookingOutputSerializer(many=True), **errors(401, 403)})
+    @extend_schema(
+        parameters=[BookingSearchInputSerializer],
+        responses={200: BookingOutputSerializer(many=True), **errors(400, 401, 403)},
+    )
     def get(self, request):
-        return Response(BookingOutputSerializer(selectors.booking_list(), many=True).data)
+        query = BookingSearchInputSerializer(data=request.query_params)
+        query.is_valid(raise_exception=True)
+        filters = query.filters()
+        bookings = selectors.booking_search(**filters)
+        total = selectors.booking_count(**filters)
+        return page_response(bookings, BookingOutputSerializer, query, total=total)
+
+
+class BookingCsvApi(APIView):
+    """The orders of GET /api/bookings (same filters) as a CSV file, streamed as it is read."""
+
+    permission_classes = [IsShopAdmin]
+
+    def perform_content_negotiation(self, request, force=False):
+        # The file is text/csv whatever the client accepts; error bodies are JSON (never 406).
+        return super().perform_content_negotiation(request, force=True)
+
+    @extend_schema(
+        parameters=[BookingFilterSerializer],
+        responses={(200, "text/csv"): OpenApiTypes.STR, **errors(400, 401, 403)},
+    )
+    def get(self, request):
+        query = BookingFilterSerializer(data=request.query_params)
+        query.is_valid(raise_exception=True)
+        rows = selectors.booking_export(**query.filters())
+        response = StreamingHttpResponse(
+            exports.csv_chunks(rows), content_type="text/csv; charset=utf-8"
+        )
+        response["Content-Disposition"] = 'attachment; filename="orders.csv"'
+        return response
 
 
 class BookingDetailApi(APIView):

@@ -5,6 +5,7 @@ from . import api
 urlpatterns = [
     *optional_slash("booking", api.BookingListApi.as_view(), "booking-list"),
     *optional_slash("bookings", api.BookingAllApi.as_view(), "booking-all"),
+    *optional_slash("bookings.csv", api.BookingCsvApi.as_view(), "booking-csv"),
     *optional_slash("booking/<int:pk>", api.BookingDetailApi.as_view(), "booking-detail"),
     *optional_slash("booking/<int:pk>/refund", api.BookingRefundApi.as_view(), "booking-refund"),
     *optional_slash(

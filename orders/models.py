@@ -58,6 +58,29 @@ class Booking(models.Model):
         ordering = ["-created_at", "-id"]
         indexes = [
             models.Index(fields=["user", "-created_at"], name="orders_booking_user_newest"),
+            # Manage Orders, GET /api/bookings and the CSV (orders.selectors.booking_search):
+            # newest first, whole or by state; and the Overview's orders placed since a day.
+            models.Index(fields=["-created_at", "-id"], name="orders_booking_newest"),
+            models.Index(
+                fields=["-created_at", "-id"],
+                condition=models.Q(paid=False),
+                name="orders_booking_unpaid_newest",  # states unpaid and expired
+            ),
+            models.Index(
+                fields=["-created_at", "-id"],
+                condition=models.Q(paid=True, status__isnull=True, refunded_at__isnull=True),
+                name="orders_booking_pending_newest",
+            ),
+            models.Index(
+                fields=["-created_at", "-id"],
+                condition=models.Q(status="approved", refunded_at__isnull=True),
+                name="orders_booking_shipped_newest",
+            ),
+            models.Index(
+                fields=["-created_at", "-id"],
+                condition=models.Q(refunded_at__isnull=False),
+                name="orders_booking_refund_newest",
+            ),
             models.Index(fields=["paid_at"], name="orders_booking_paid_at"),
             models.Index(
                 fields=["part", "expires_at"],

@@ -1,8 +1,15 @@
 """orders' answers to what the catalog announces (catalog.signals): thin calls of services."""
 
-from . import services
+from core.versioned_cache import invalidate
+
+from . import selectors, services
 
 
 def withdraw_the_parts_orders(sender, part, **kwargs):
     """A part is being deleted: its unpaid orders are withdrawn first (same transaction)."""
     services.booking_withdraw_for_part(part_id=part.pk)
+
+
+def orders_changed(**kwargs):
+    """An order was saved or deleted: the cached counts and figures of orders are stale."""
+    invalidate(selectors.CACHE)

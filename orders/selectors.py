@@ -1,9 +1,26 @@
 """Reads of orders. An order belongs to the account that placed it (the user link); the
 e-mail and name on it are a snapshot, never used to decide whose it is."""
 
-from django.db.models import Q, QuerySet
+import hashlib
+import re
+from collections.abc import Iterator
+
+from django.db.models import Case, CharField, Q, QuerySet, Value, When
+from django.utils import timezone
+
+from core.paging import ListPage, page_of
+from core.versioned_cache import cached
 
 from .models import Booking
+
+CACHE = "orders"  # made stale by every order saved or deleted (orders.receivers)
+# Counts and figures are kept at most this long: an unpaid order becomes expired when its hold
+# lapses, with no write that would make them stale.
+FRESH_SECONDS = 60
+ORDERS_PER_PAGE = 50  # Manage Orders
+EXPORT_CHUNK = 2000  # rows the CSV export reads at a time (memory flat in the number of orders)
+# "42", "#42", "Order #42", "order 42": an order number (at most 18 digits: a bigint).
+ORDER_NUMBER = re.compile(r"(?:order\s*)?#?\s*(\d{1,18})", re.IGNORECASE)
 
 
 def booking_list() -> QuerySet[Booking]:
@@ -38,3 +55,75 @@ def booking_state_filters(now) -> dict[str, Q]:
         Booking.State.EXPIRED: Q(paid=False) & lapsed,
         Booking.State.REFUNDED: Q(refunded_at__isnull=False),
     }
+
+
+def booking_state_of(now) -> Case:
+    """Booking.state in SQL, at the moment `now` (for reads that skip the model: the CSV)."""
+    whens = [When(q, then=Value(str(state))) for state, q in booking_state_filters(now).items()]
+    return Case(*whens, output_field=CharField())
+
+
+def booking_matching(q: str) -> Q:
+    """Orders whose e-mail, name or part name holds `q` (case does not matter), or whose
+    number it is ("42", "#42", "Order #42")."""
+    match = Q(email__icontains=q) | Q(name__icontains=q) | Q(parts_name__icontains=q)
+    if number := ORDER_NUMBER.fullmatch(q):
+        match |= Q(pk=int(number[1]))
+    return match
+
+
+def booking_search(*, state: str = "", q: str = "", now=None) -> QuerySet[Booking]:
+    """Every order, newest first, narrowed to one state (Booking.State) and to those that
+    match `q`: the one filter of Manage Orders, GET /api/bookings and the CSV export."""
+    bookings = booking_list()
+    if state:
+        bookings = bookings.filter(booking_state_filters(now or timezone.now())[state])
+    if q := q.strip():
+        bookings = bookings.filter(booking_matching(q))
+    return bookings
+
+
+def booking_count(*, state: str = "", q: str = "") -> int:
+    """How many orders booking_search finds, from the cache until an order changes (at most
+    FRESH_SECONDS): counting 100,000 orders costs more than reading a page of them."""
+    digest = hashlib.sha256(q.strip().encode()).hexdigest()[:24]
+    return cached(
+        CACHE,
+        f"count:{state}:{digest}",
+        lambda: booking_search(state=state, q=q).count(),
+        FRESH_SECONDS,
+    )
+
+
+def booking_page(*, state: str = "", q: str = "", page: object = 1) -> ListPage:
+    """One page of booking_search (ORDERS_PER_PAGE orders) and its place among the pages."""
+    return page_of(
+        booking_search(state=state, q=q),
+        page=page,
+        per_page=ORDERS_PER_PAGE,
+        count=lambda: booking_count(state=state, q=q),
+    )
+
+
+EXPORT_FIELDS = (
+    "id",
+    "created_at",
+    "email",
+    "name",
+    "parts_name",
+    "quantity",
+    "price_per_unit",
+    "total_price",
+    "state_now",
+    "transaction_id",
+    "address",
+    "phone",
+)
+
+
+def booking_export(*, state: str = "", q: str = "") -> Iterator[tuple]:
+    """booking_search's orders as tuples of EXPORT_FIELDS, read EXPORT_CHUNK rows at a time
+    (a server-side cursor on PostgreSQL): memory stays flat whatever the number of orders."""
+    now = timezone.now()
+    rows = booking_search(state=state, q=q, now=now).annotate(state_now=booking_state_of(now))
+    return rows.values_list(*EXPORT_FIELDS).iterator(chunk_size=EXPORT_CHUNK)

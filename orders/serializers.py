@@ -4,7 +4,7 @@ from rest_framework import serializers
 
 from accounts.serializers import PhoneField, required
 from catalog.serializers import PartOutputSerializer
-from core.api import MAX_ID
+from core.api import MAX_ID, PageInputSerializer
 
 from .models import Booking, PaymentEvent
 
@@ -12,6 +12,8 @@ PART_REQUIRED = "Choose a part to order"
 PART_UNKNOWN = "There is no part with this id"
 ORDER_UNKNOWN = "There is no order with this id"
 MONEY = {"max_digits": 12, "decimal_places": 2, "coerce_to_string": False}
+STATE_UNKNOWN = "State must be one of: " + ", ".join(Booking.State.values)
+SEARCH_TOO_LONG = "Search words can be at most 200 characters"
 
 
 class BookingOutputSerializer(serializers.ModelSerializer):
@@ -74,6 +76,35 @@ class BookingInputSerializer(serializers.Serializer):
 
 class BookingQuerySerializer(serializers.Serializer):
     email = serializers.CharField(required=False, allow_blank=True)
+
+
+class BookingFilterSerializer(serializers.Serializer):
+    """The filters of Manage Orders, GET /api/bookings and the CSV export: `state` (one of
+    Booking.State) and `q` (words matched against e-mail, name, part name, order number)."""
+
+    state = serializers.ChoiceField(
+        choices=Booking.State.choices,
+        required=False,
+        allow_blank=True,
+        error_messages={"invalid_choice": STATE_UNKNOWN},
+    )
+    q = serializers.CharField(
+        required=False,
+        allow_blank=True,
+        max_length=200,
+        error_messages={"max_length": SEARCH_TOO_LONG},
+    )
+
+    def filters(self) -> dict:
+        """The validated filters as orders.selectors.booking_search takes them."""
+        return {
+            "state": self.validated_data.get("state", ""),
+            "q": self.validated_data.get("q", ""),
+        }
+
+
+class BookingSearchInputSerializer(PageInputSerializer, BookingFilterSerializer):
+    """GET /api/bookings: the filters plus `limit` and `offset`."""
 
 
 class BookingStatusInputSerializer(serializers.Serializer):

@@ -4,7 +4,10 @@ import math
 
 from django.conf import settings
 from django.contrib.auth.decorators import login_required
+from django.core.paginator import Paginator
+from django.http import QueryDict
 from django.shortcuts import render
+from django.urls import reverse
 from django.utils import timezone
 
 from core.api import get_or_404
@@ -13,7 +16,7 @@ from core.page_guards import shop_admin_required
 
 from . import payments, selectors
 from .models import Booking
-from .serializers import BookingOutputSerializer, StatsOutputSerializer
+from .serializers import BookingFilterSerializer, BookingOutputSerializer, StatsOutputSerializer
 from .services import ORDER_EXPIRED
 from .stats import shop_stats
 
@@ -70,9 +73,28 @@ def overview(request):
 
 @shop_admin_required
 def manage_orders(request):
-    """Manage Orders: every order (the same list as GET /api/bookings)."""
-    props = orders_props(selectors.booking_list())
-    return render(request, "dashboard/manageorders.html", {"props": props})
+    """Manage Orders: 50 orders a page (?page=N), newest first, narrowed by `state` and `q`
+    as GET /api/bookings is; the page links and "Download CSV" keep the filters."""
+    query = BookingFilterSerializer(data=request.GET)
+    filters = query.filters() if query.is_valid() else {"state": "", "q": ""}
+    page = selectors.booking_page(**filters, page=request.GET.get("page", 1))
+    kept = QueryDict(mutable=True)
+    kept.update({name: value for name, value in filters.items() if value})
+    searching = bool(kept)
+    props = orders_props(page.items)
+    props.update(first=page.first_position, searching=searching)
+    context = {
+        "props": props,
+        "page": page,
+        "ellipsis": Paginator.ELLIPSIS,
+        "form": request.GET,
+        "errors": query.errors,
+        "states": Booking.State.choices,
+        "searching": searching,
+        "query": kept.urlencode(),
+        "csv_url": reverse("booking-csv") + (f"?{kept.urlencode()}" if kept else ""),
+    }
+    return render(request, "dashboard/manageorders.html", context)
 
 
 def payment_props(booking, user) -> dict:

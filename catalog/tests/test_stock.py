@@ -13,7 +13,7 @@ pytestmark = pytest.mark.django_db
 def shown_stock(part) -> int:
     """The stock the cached catalog shows for `part`."""
     page = selectors.part_page(page=1)
-    return next(p.available_quantity for p in page.parts if p.pk == part.pk)
+    return next(p.available_quantity for p in page.items if p.pk == part.pk)
 
 
 def test_a_new_part_keeps_its_initial_stock_as_a_movement():

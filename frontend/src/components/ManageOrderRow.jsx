@@ -1,5 +1,6 @@
 import { useCallback } from "react";
 import { useBusy } from "../lib/busy.js";
+import { dateTime, money } from "../lib/format.js";
 import { approveOrder, isDeletable, isRefundable, refundOrder } from "../lib/orders.js";
 import { ActionButton } from "./ActionButton.jsx";
 import { DeleteOrderButton } from "./DeleteOrderButton.jsx";
@@ -50,19 +51,24 @@ function Action({ order, onDeleted, onChanged }) {
   );
 }
 
-/** One row of Manage Orders. */
+/** One row of Manage Orders: the part's name links to the order's page (address, phone). */
 export function ManageOrderRow({ number, order, onDeleted, onChanged }) {
   return (
     <tr>
       <th scope="row">{number}</th>
-      <td className="whitespace-nowrap">{order.email}</td>
+      <td className="whitespace-nowrap">
+        <time dateTime={order.createdAt}>{dateTime(order.createdAt)}</time>
+      </td>
+      <td className="break-words sm:whitespace-nowrap">{order.email}</td>
       <td>{order.name}</td>
       <td className="min-w-40">
         <a href={order.url} className="link link-primary">
           {order.partsName}
         </a>
+        <span className="block text-xs">Order #{order._id}</span>
       </td>
       <td>{order.quantity}</td>
+      <td className="whitespace-nowrap">{money(order.totalPrice)}</td>
       <td>
         <StateBadge state={order.state} />
       </td>

@@ -1,0 +1,76 @@
+"""Numbered pages of a list (?page=N on the pages of the shop) and limit/offset slices with
+X-Total-Count (the API's lists): one way of each, shared by every list."""
+
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from django.core.paginator import Paginator
+
+
+@dataclass(frozen=True)
+class ListPage:
+    """One page of a list as plain data (so it can be cached): templates/catalog/_pages.html
+    draws its links."""
+
+    items: list
+    number: int
+    num_pages: int
+    page_range: list
+    count: int = 0  # items on every page together
+    per_page: int = 0
+
+    @property
+    def has_previous(self) -> bool:
+        return self.number > 1
+
+    @property
+    def has_next(self) -> bool:
+        return self.number < self.num_pages
+
+    @property
+    def previous_page_number(self) -> int:
+        return self.number - 1
+
+    @property
+    def next_page_number(self) -> int:
+        return self.number + 1
+
+    @property
+    def first_position(self) -> int:
+        """The position (from 1) of this page's first item in the whole list."""
+        return (self.number - 1) * self.per_page + 1
+
+
+def page_number(value: object, *, last: int) -> int:
+    """`value` as a page number from 1 to last. Compared as digits before int(), so a number
+    too long for int() (Python refuses over 4300 digits) is still "beyond the end"."""
+    match = re.fullmatch(r"\s*([+-]?)0*(\d+)\s*", str(value), flags=re.ASCII)
+    if not match:
+        return 1
+    sign, digits = match.groups()
+    if sign == "-":
+        return 1
+    if len(digits) > len(str(last)):
+        return last
+    return min(max(int(digits), 1), last)
+
+
+def page_of(
+    items: Sequence, *, page: object = 1, per_page: int, count: Callable[[], int] | None = None
+) -> ListPage:
+    """One page of `items` (a queryset: only that page's rows are read). `page` may be anything
+    a query string holds: not a whole number gives the first page, out of range the nearest
+    one. `count`, when given, says how many items there are (e.g. from a cache)."""
+    total = count() if count else None
+    paginator = Paginator(range(total) if total is not None else items, per_page)
+    number = page_number(page, last=paginator.num_pages)
+    start = (number - 1) * per_page
+    return ListPage(
+        items=list(items[start : start + per_page]),
+        number=number,
+        num_pages=paginator.num_pages,
+        page_range=list(paginator.get_elided_page_range(number, on_each_side=2, on_ends=1)),
+        count=paginator.count,
+        per_page=per_page,
+    )
