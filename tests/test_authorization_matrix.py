@@ -153,6 +153,7 @@ API = {
     ("GET", "/api/booking"): Api(401, 200, 403, 200, query=lambda w: {"email": w.user.email}),
     ("POST", "/api/booking"): Api(401, 201, 201, 201, body=order),
     ("GET", "/api/bookings"): Api(401, 403, 403, 200),
+    ("GET", "/api/bookings.csv"): Api(401, 403, 403, 200),
     ("GET", "/api/booking/{id}"): Api(401, 200, 404, 200, on="booking"),
     ("PUT", "/api/booking/{id}"): Api(
         401, 403, 403, 200, on="paid_booking", body=lambda w: {"status": "approved"}

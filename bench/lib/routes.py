@@ -24,6 +24,7 @@ PAGES = [
     ("user", "/dashboard/payment/{order}", 200),
     ("admin", "/dashboard", 200),
     ("admin", "/dashboard/manageorders", 200),
+    ("admin", "/dashboard/manageorders?state=unpaid&q=example&page=2", 200),
     ("admin", "/dashboard/manageparts", 200),
     ("admin", "/dashboard/addparts", 200),
     ("admin", "/dashboard/users", 200),
@@ -39,5 +40,6 @@ API_READS = [
     ("user", "/api/booking?email={email}", 200),
     ("user", "/api/booking/{order}", 200),
     ("admin", "/api/bookings", 200),
+    ("admin", "/api/bookings?state=unpaid&q=example&limit=50", 200),
     ("admin", "/api/user", 200),
 ]
