@@ -1,5 +1,5 @@
-"""Numbered pages of a list (?page=N on the pages of the shop) and limit/offset slices with
-X-Total-Count (the API's lists): one way of each, shared by every list."""
+"""Numbered pages of a list (?page=N on the shop's pages: All Parts, Manage parts, Manage
+Orders), one way for every list. The API's limit/offset slices are core.api.page_response."""
 
 import re
 from collections.abc import Callable, Sequence
