@@ -11,5 +11,9 @@ def withdraw_the_parts_orders(sender, part, **kwargs):
 
 
 def orders_changed(**kwargs):
-    """An order was saved or deleted: the cached counts and figures of orders are stale."""
+    """An order was saved or deleted: the cached counts and figures of orders are stale.
+
+    Queryset updates send no signal. The one the services make, marking lapsed holds released,
+    changes no count or figure: an unpaid order is expired once its hold lapses, released or not.
+    """
     invalidate(selectors.CACHE)
