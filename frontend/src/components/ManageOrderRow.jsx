@@ -1,6 +1,7 @@
 import { useCallback } from "react";
 import { useBusy } from "../lib/busy.js";
-import { dateTime, money } from "../lib/format.js";
+import { dateTime } from "../lib/dates.js";
+import { money } from "../lib/format.js";
 import { approveOrder, isDeletable, isRefundable, refundOrder } from "../lib/orders.js";
 import { ActionButton } from "./ActionButton.jsx";
 import { DeleteOrderButton } from "./DeleteOrderButton.jsx";

@@ -11,18 +11,6 @@ export function totalOf(price, quantity) {
   return (Math.round(Number(price) * 100) * quantity) / 100;
 }
 
-/** An ISO 8601 moment (an order's `createdAt`) as "Nov 22, 2026, 6:09 PM", in the reader's
- * time zone (or `timeZone`); "" for what is not a date. */
-export function dateTime(iso, timeZone = undefined) {
-  const moment = new Date(iso ?? "");
-  if (Number.isNaN(moment.getTime())) return "";
-  return new Intl.DateTimeFormat("en-US", {
-    dateStyle: "medium",
-    timeStyle: "short",
-    timeZone,
-  }).format(moment);
-}
-
 /** An order's `state` (API.md) as the tables show it. */
 export const STATE_LABELS = {
   unpaid: "Unpaid",

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { dateTime, minutesLeft, money, payWithin, STATE_LABELS, totalOf } from "./format.js";
+import { minutesLeft, money, payWithin, STATE_LABELS, totalOf } from "./format.js";
 
 describe("money", () => {
   it("shows dollars with two decimals", () => {
@@ -75,20 +75,5 @@ describe("payWithin", () => {
     expect(payWithin({ state: "pending", expiresAt: null }, now)).toBe("");
     expect(payWithin({ state: "expired", expiresAt: "2026-01-01T12:30:00Z" }, now)).toBe("");
     expect(payWithin({ state: "unpaid", expiresAt: null }, now)).toBe("");
-  });
-});
-
-describe("dateTime", () => {
-  it("shows an ISO 8601 moment as a date and time", () => {
-    expect(dateTime("2026-11-22T18:09:00Z", "UTC")).toMatch(/^Nov 22, 2026, 6:09\sPM$/);
-  });
-
-  it("follows the time zone", () => {
-    expect(dateTime("2026-11-22T23:30:00Z", "Asia/Tokyo")).toMatch(/^Nov 23, 2026/);
-  });
-
-  it("is empty for what is not a date", () => {
-    expect(dateTime(undefined)).toBe("");
-    expect(dateTime("not a date")).toBe("");
   });
 });
