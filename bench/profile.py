@@ -159,6 +159,9 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--requests", type=int, default=400, help="requests per batch")
     parser.add_argument("--only", nargs="*", help="page names (default: all)")
+    parser.add_argument(
+        "--reuse", action="store_true", help="the database of the last run, as it is"
+    )
     parser.add_argument("--bare", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.bare:
@@ -169,15 +172,16 @@ def main() -> int:
     from bench.lib import db
 
     PROFILES.mkdir(exist_ok=True)
-    log(f"fresh database {DATABASE_URL}; migrate; collectstatic")
-    db.create_database(DATABASE_URL)
-    db.manage("migrate", "--noinput", env=ENV)
-    db.manage("collectstatic", "--noinput", env=ENV)
+    if not args.reuse:
+        log(f"fresh database {DATABASE_URL}; migrate; collectstatic")
+        db.create_database(DATABASE_URL)
+        db.manage("migrate", "--noinput", env=ENV)
+        db.manage("collectstatic", "--noinput", env=ENV)
     db.setup(ENV)
     from bench.lib import data
 
     db.redis_clear(REDIS_URL)
-    shop = data.seed(parts=100, orders=20, shoppers=1)
+    shop = data.reseed() if args.reuse else data.seed(parts=100, orders=20, shoppers=1)
     shop.order_part_id = data.new_part(stock=10_000_000)
 
     rows = []
