@@ -1,5 +1,6 @@
 """Parts endpoints (API.md, "Parts")."""
 
+from django.db.models import Count, Window
 from django.http import HttpResponse
 from drf_spectacular.utils import extend_schema
 from rest_framework.exceptions import ValidationError
@@ -43,9 +44,10 @@ def searched_parts(search: PartSearchInputSerializer) -> Response:
     parts = part_search(search.part_query())
     offset = search.validated_data["offset"]
     limit = search.validated_data.get("limit")
-    window = parts[offset : offset + limit] if limit else parts[offset:]
-    response = Response(PartOutputSerializer(window, many=True).data)
-    response["X-Total-Count"] = str(parts.count())
+    counted = parts.annotate(matches=Window(Count("*")))  # the total rides on each row
+    rows = list(counted[offset : offset + limit] if limit else counted[offset:])
+    response = Response(PartOutputSerializer(rows, many=True).data)
+    response["X-Total-Count"] = str(rows[0].matches if rows else parts.count())
     return response
 
 

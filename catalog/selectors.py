@@ -4,7 +4,7 @@ import re
 from dataclasses import dataclass
 
 from django.core.paginator import Paginator
-from django.db.models import Count, F, QuerySet
+from django.db.models import Count, F, QuerySet, Window
 
 from core.versioned_cache import cached
 
@@ -93,15 +93,25 @@ def part_page(*, page: object = 1, per_page: int = PARTS_PER_PAGE) -> CatalogPag
 
 
 def page_of(parts: QuerySet[Part], *, page: object = 1, per_page: int = PARTS_PER_PAGE):
-    """One page of any list of parts (search results), in the same shape as part_page's."""
-    paginator = Paginator(parts, per_page)
-    number = _page_number(page, last=paginator.num_pages)
+    """One page of any list of parts (search results), in the same shape as part_page's.
+
+    One query in the common case: the page's rows carry the count of every match (a window
+    over the whole result). A page past the end, or no match at all, costs a count and, when
+    there are matches, the last page's rows."""
+    wanted = _page_number(page, last=10**6)
+    parts = parts.annotate(matches=Window(Count("*")))
+    rows = list(parts[(wanted - 1) * per_page : wanted * per_page])
+    count = rows[0].matches if rows else parts.count()
+    paginator = Paginator(range(count), per_page)  # pages of positions: no rows loaded
+    number = min(wanted, paginator.num_pages)
+    if number != wanted:
+        rows = list(parts[(number - 1) * per_page : number * per_page])
     return CatalogPage(
-        parts=list(paginator.page(number).object_list),
+        parts=rows,
         number=number,
         num_pages=paginator.num_pages,
         page_range=list(paginator.get_elided_page_range(number, on_each_side=2, on_ends=1)),
-        count=paginator.count,
+        count=count,
     )
 
 

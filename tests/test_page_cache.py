@@ -143,3 +143,14 @@ def test_a_host_outside_allowed_hosts_is_refused_for_a_kept_page(client):
     client.get("/")
     client.get("/")
     assert client.get("/", HTTP_HOST="evil.example").status_code == 400
+
+
+def test_search_results_keep_cards_only_while_the_catalog_holds(client, admin_user):
+    """Cards are kept per part and catalog version: a stock change shows at once."""
+    part = PartFactory(name="Sintered brake pads", available_quantity=40)
+    path = "/allparts?q=brake"
+    assert '<span class="font-semibold">40</span>' in visit(client, path)[0]
+    assert '<span class="font-semibold">40</span>' in visit(client, path)[0]
+    stock_adjust(part=part, change=-15, note="damaged", by=admin_user)
+    page, _ = visit(client, path)
+    assert '<span class="font-semibold">25</span>' in page
