@@ -2,22 +2,29 @@
 can do, in one go. Writes bench/results.md and prints it; exit status 1 when a target fails.
 
 1. A fresh PostgreSQL database (shop_bench), migrated; collectstatic (whitenoise serves the
-   compressed, hashed files); a Redis database of its own as the cache.
+   compressed, hashed files); a Redis database of its own as the cache. A second database
+   for the bare project (bench/bare), on the same server.
 2. The demo data, a catalog of 100 parts, the demo shopper with 20 orders, 20 shoppers with
-   tokens; gunicorn (deploy/gunicorn.conf.py: DEBUG off, 2 sync workers) on loopback.
-3. wrk, 20 connections, after a warm-up: the pages and API reads of the issue's table, each
-   in rounds alternating with a bare Django view (shop/bench_views.py: the same middleware,
-   a short text); SQL queries per route; page weight; Lighthouse on /, /allparts, /login.
-4. The catalog grown to 10,000 parts: the catalog's first page and API page again; queries.
-5. The owner's tools with 100 then 100,000 orders (bench/lib/owner.py); those orders removed.
-6. POST /api/booking from 20 shoppers at once: orders/s, then a race for the last 60 units
-   of a part; the stock reconciled after each; then orders/s with 10,000 lapsed holds in the
+   tokens; gunicorn (deploy/gunicorn.conf.py: DEBUG off, 2 sync workers) on loopback, and
+   the bare project (startproject's middleware, a view answering "ok") under its own gunicorn
+   with the same configuration and worker count.
+3. wrk, 20 connections, after a warm-up: the pages and API reads of the issues' tables, each
+   in rounds alternating with both baselines: the bare project and the shop's bare view
+   (shop/bench_views.py: the shop's middleware, a short text); SQL queries per route; page
+   weight; Lighthouse on /, /allparts, a part page, a search and /login.
+4. POST /api/booking from 20 shoppers at once, alternating with the bare project's order
+   view (it locks one row and inserts one): orders/s, then a race for the last 60 units of a
+   part; the stock reconciled after each; then orders/s with 10,000 lapsed holds in the
    table against none (bench/lib/holds.py).
+5. Worker memory after 10,000 and 20,000 mixed requests.
+6. The catalog grown to 10,000 parts: the catalog's first page and API page again; queries.
+7. The owner's tools with 100 then 100,000 orders (bench/lib/owner.py); those orders removed.
 
     python -m bench.bench [--seconds 2] [--rounds 3] [--warmup 2] [--no-lighthouse]
+                          [--only reads orders ...]
 
-BENCH_DATABASE_URL and BENCH_REDIS_URL choose another database (it is dropped and created)
-and Redis database (it is emptied).
+BENCH_DATABASE_URL and BENCH_REDIS_URL choose another database (it is dropped and created;
+the bare project's is the same name + "_bare") and Redis database (it is emptied).
 """
 
 import argparse
@@ -25,13 +32,25 @@ import os
 import signal
 import sys
 import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
+from urllib.parse import urlsplit
 
 from bench.lib import db, lighthouse, load
-from bench.lib.reads import Reads, latency_rows, scale_rows, throughput_rows
-from bench.lib.report import render
-from scripts.servers import ROOT, Gunicorn
+from bench.lib.reads import (
+    PROJECT,
+    VIEW,
+    Paired,
+    Reads,
+    Target,
+    latency_rows,
+    scale_rows,
+    throughput_rows,
+)
+from bench.lib.report import Section, render
+from scripts.servers import ROOT, Gunicorn, with_path
 
 OUT = ROOT / "bench" / "out"
 RESULTS = ROOT / "bench" / "results.md"
@@ -41,6 +60,7 @@ ORDERS, SHOPPERS = 20, 20
 
 DATABASE_URL = os.environ.get("BENCH_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/shop_bench")
 REDIS_URL = os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/9")
+BARE_DATABASE_URL = with_path(DATABASE_URL, urlsplit(DATABASE_URL).path + "_bare")
 ENV = {
     **os.environ,
     "DJANGO_SETTINGS_MODULE": "shop.settings",
@@ -58,6 +78,12 @@ ENV = {
     "STRIPE_PUBLISHABLE_KEY": "",
 }
 
+BARE_ENV = {
+    **{k: v for k, v in ENV.items() if k not in ("DATABASE_URL", "REDIS_URL")},
+    "DJANGO_SETTINGS_MODULE": "bench.bare.settings",
+    "BARE_DATABASE_URL": BARE_DATABASE_URL,
+}
+
 HOME, ALLPARTS, API, API_PAGE, MYORDER = (
     "/",
     "/allparts",
@@ -65,17 +91,34 @@ HOME, ALLPARTS, API, API_PAGE, MYORDER = (
     "/api/allparts?limit=24",
     "/dashboard/myorder",
 )
-# (what, path, share of the bare view's requests/s it must reach)
+PART, ORDER = "/parts/{part}", "/dashboard/orders/{order}"
+# Searches: each request another query (wrk.lua), so no cache can answer for the shop.
+SEARCH, API_SEARCH = "/allparts?q=…", "/api/allparts?limit=24&inStock=true&q=…"
+SEARCH_WORDS = ["brake", "chain", "filter", "tyre", "battery", "lever", "mirror", "part"]
+# (what, path, share of the shop's bare view's requests/s): the first benchmark's targets.
 THROUGHPUT = [
     (f"anonymous `{HOME}`", HOME, 0.6),
     (f"anonymous `{ALLPARTS}` ({SMALL} parts)", ALLPARTS, 0.6),
     (f"`GET {API}` ({SMALL} parts)", API, 0.5),
     (f"signed-in `{MYORDER}` with {ORDERS} orders", MYORDER, 0.3),
 ]
+# (what, path, share of the bare project's requests/s): issue 15's targets.
+AGAINST_PROJECT = [
+    (f"anonymous `{HOME}`", HOME, 0.75),
+    (f"anonymous `{ALLPARTS}` ({SMALL} parts)", ALLPARTS, 0.75),
+    (f"anonymous `{PART}`", PART, 0.75),
+    (f"`GET {API}` ({SMALL} parts)", API, 0.60),
+    (f"anonymous search `{SEARCH}` (a new query each request)", SEARCH, 0.30),
+    (f"`GET {API_SEARCH}` (a new query each request)", API_SEARCH, 0.30),
+    (f"signed-in `{MYORDER}` with {ORDERS} orders", MYORDER, 0.40),
+    (f"signed-in order page `{ORDER}`", ORDER, 0.40),
+]
+BOOKING_SHARE = 0.5  # "within 50% of" the bare project's order view
 P99_FACTOR = 4
 LARGE_TOLERANCE = 0.2
-LIGHTHOUSE_PAGES = [HOME, ALLPARTS, "/login"]
+LIGHTHOUSE_PAGES = [HOME, ALLPARTS, PART, "/allparts?q=brake", "/login"]
 LIGHTHOUSE_MIN = {"performance": 95, "accessibility": 95, "best-practices": 95, "seo": 90}
+MEMORY_HALF, MEMORY_MB, MEMORY_FLAT_MB = 10_000, 150, 5
 
 
 def log(message: str) -> None:
@@ -95,86 +138,235 @@ def machine() -> str:
     return f"{os.cpu_count()} × {cpu}; load average {load_1:.1f} (1 min), {load_5:.1f} (5 min) at the start"
 
 
+@dataclass
+class Run:
+    """What the steps share: the options, the seeded shop, both servers, the wrk runs."""
+
+    args: argparse.Namespace
+    shop: object  # bench.lib.data.Shop
+    server: Gunicorn
+    bare: Gunicorn
+    reads: Reads
+    small: dict[str, Paired] = field(default_factory=dict)
+    small_queries: dict[str, int] = field(default_factory=dict)
+
+    def path(self, template: str) -> str:
+        return template.format(part=self.shop.part_id, order=self.shop.order_id)
+
+    def headers(self, path: str) -> dict[str, str]:
+        from django.conf import settings
+
+        if path.startswith("/dashboard"):
+            return {"Cookie": f"{settings.SESSION_COOKIE_NAME}={self.shop.shopper_session}"}
+        return {}
+
+    def target(self, label: str) -> Target:
+        """The wrk target of a path of the tables above (searches: a new query each time)."""
+        if label in (SEARCH, API_SEARCH):
+            url = self.server.url + label.removesuffix("&q=…").removesuffix("?q=…")
+            return Target(label, url, search=SEARCH_WORDS)
+        path = self.path(label)
+        return Target(label, self.server.url + path, headers=self.headers(path))
+
+
+# --- The steps, in order: each returns the sections it adds to the results ---------------
+
+
+def small_catalog_reads(run: Run) -> list[Section]:
+    paths = [HOME, ALLPARTS, PART, API, API_PAGE, SEARCH, API_SEARCH, MYORDER, ORDER]
+    run.small = run.reads.measure(f"{SMALL} parts", [run.target(p) for p in paths], run.args.rounds)
+    against_project = throughput_rows(run.small, AGAINST_PROJECT, baseline=PROJECT)
+    against_project.details = run.reads.details
+    return [
+        against_project,
+        latency_rows(run.small, paths, P99_FACTOR, baseline=PROJECT),
+        throughput_rows(run.small, THROUGHPUT, baseline=VIEW),
+    ]
+
+
+def small_catalog_pages(run: Run) -> list[Section]:
+    from bench.lib import pages
+
+    run.small_queries = pages.count_queries(run.shop)
+    return list(pages.weight_section(run.server.url, run.shop))
+
+
+def lighthouse_scores(run: Run) -> list[Section]:
+    if run.args.no_lighthouse:
+        return []
+    paths = [run.path(path) for path in LIGHTHOUSE_PAGES]
+    return [lighthouse.section(run.server.url, paths, out=OUT, minimum=LIGHTHOUSE_MIN)]
+
+
+def large_catalog(run: Run) -> list[Section]:
+    from bench.lib import data, pages
+
+    data.grow_catalog(LARGE)
+    log(f"catalog grown to {LARGE:,} parts")
+    large = run.reads.measure(
+        f"{LARGE:,} parts", [run.target(ALLPARTS), run.target(API_PAGE)], run.args.rounds
+    )
+    small_queries = run.small_queries or pages.count_queries(run.shop)
+    queries = pages.queries_section(small_queries, pages.count_queries(run.shop), (SMALL, LARGE))
+    sections = [queries]
+    if run.small:
+        sections.insert(
+            0, scale_rows(run.small, large, sizes=(SMALL, LARGE), tolerance=LARGE_TOLERANCE)
+        )
+    return sections
+
+
+def ordering(run: Run) -> list[Section]:
+    from bench.lib import orders
+
+    log(f"orders: {SHOPPERS} shoppers at once, alternating with the bare order view")
+    return [
+        orders.measure(
+            run.server.url,
+            bare_url=run.bare.url + "/order",
+            tokens=run.shop.tokens,
+            seconds=run.args.seconds,
+            rounds=run.args.rounds,
+            share=BOOKING_SHARE,
+            p99_factor=P99_FACTOR,
+        )
+    ]
+
+
+def lapsed_holds(run: Run) -> list[Section]:
+    from bench.lib import holds
+
+    log(f"orders with {holds.LAPSED:,} lapsed holds in the table against none")
+    return [
+        holds.measure(
+            run.server.url, tokens=run.shop.tokens, seconds=run.args.seconds, rounds=run.args.rounds
+        )
+    ]
+
+
+def owner_tools(run: Run) -> list[Section]:
+    from bench.lib import owner
+
+    timing = {"seconds": run.args.seconds, "warmup": run.args.warmup, "rounds": run.args.rounds}
+    return [owner.section(run.server.url, admin_session=run.shop.admin_session, log=log, **timing)]
+
+
+def worker_memory(run: Run) -> list[Section]:
+    from bench.lib import memory
+
+    log(f"worker memory: {2 * MEMORY_HALF:,} mixed requests")
+    return [
+        memory.section(
+            run.server,
+            memory_mix(run),
+            half=MEMORY_HALF,
+            limit_mb=MEMORY_MB,
+            flat_mb=MEMORY_FLAT_MB,
+            clients=load.CONNECTIONS,
+        )
+    ]
+
+
+def memory_mix(run: Run) -> list[tuple[str, dict]]:
+    """Visitors' pages and reads over many parts and searches, and the shopper's pages."""
+    from catalog.models import Part
+
+    parts = list(Part.objects.order_by("id").values_list("id", flat=True)[:200])
+    mix = []
+    for n, part in enumerate(parts):
+        word = SEARCH_WORDS[n % len(SEARCH_WORDS)]
+        for path in (
+            HOME,
+            f"/parts/{part}",
+            ALLPARTS,
+            f"/allparts?page={1 + n % 5}",
+            API,
+            f"/api/allparts/{part}",
+            f"/allparts?q={word}&maxPrice={100000 + n}",
+            f"/api/allparts?limit=24&q={word}&maxPrice={100000 + n}",
+            MYORDER,
+            run.path(ORDER),
+        ):
+            mix.append((path, run.headers(path)))
+    return mix
+
+
+# Each step: (name for --only, what it does). Add a step by appending a line.
+STEPS: list[tuple[str, Callable[[Run], list[Section]]]] = [
+    ("reads", small_catalog_reads),
+    ("pages", small_catalog_pages),
+    ("lighthouse", lighthouse_scores),
+    ("orders", ordering),
+    ("holds", lapsed_holds),
+    ("memory", worker_memory),
+    ("large", large_catalog),
+    ("owner", owner_tools),  # after "large": 10,000 parts, then 100 and 100,000 orders
+]
+
+
+def prepare() -> object:
+    """Both databases, static files, the cache emptied, the shop seeded; its Shop."""
+    log(f"fresh databases {DATABASE_URL} and {BARE_DATABASE_URL}; migrate; collectstatic")
+    db.create_database(DATABASE_URL)
+    db.create_database(BARE_DATABASE_URL)
+    db.manage("migrate", "--noinput", env=ENV)
+    db.manage("migrate", "--noinput", env=BARE_ENV)
+    db.manage("collectstatic", "--noinput", env=ENV)
+    db.setup(ENV)
+    from bench.lib import data  # it needs Django set up
+
+    db.redis_clear(REDIS_URL)
+    shop = data.seed(parts=SMALL, orders=ORDERS, shoppers=SHOPPERS)
+    log(f"seeded: {SMALL} parts, a shopper with {ORDERS} orders, {SHOPPERS} more shoppers")
+    return shop
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=int, default=2, help="seconds of each measured run")
     parser.add_argument("--rounds", type=int, default=3, help="measured runs per path")
     parser.add_argument("--warmup", type=int, default=2, help="seconds of warm-up per path")
     parser.add_argument("--no-lighthouse", action="store_true")
+    parser.add_argument("--only", nargs="+", choices=[name for name, _ in STEPS])
     args = parser.parse_args()
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))  # unwinds: gunicorn is stopped
     OUT.mkdir(exist_ok=True)
     started, host = time.monotonic(), machine()
+    shop = prepare()
 
-    log(f"fresh database {DATABASE_URL}; migrate; collectstatic")
-    db.create_database(DATABASE_URL)
-    db.manage("migrate", "--noinput", env=ENV)
-    db.manage("collectstatic", "--noinput", env=ENV)
-    db.setup(ENV)
-    from django.conf import settings
+    sections: list[Section] = []
+    with (
+        Gunicorn(env=ENV, log=OUT / "gunicorn.log") as server,
+        Gunicorn(
+            env=BARE_ENV, log=OUT / "gunicorn-bare.log", app="bench.bare.wsgi", health="/"
+        ) as bare,
+    ):
+        baselines = {
+            PROJECT: Target("bare project /", bare.url + "/"),
+            VIEW: Target("/bench/bare", server.url + "/bench/bare"),
+        }
+        reads = Reads(baselines, seconds=args.seconds, warmup=args.warmup, log=log)
+        run = Run(args=args, shop=shop, server=server, bare=bare, reads=reads)
+        for name, step in STEPS:
+            if not args.only or name in args.only:
+                sections += step(run)
 
-    from bench.lib import data, holds, orders, owner, pages  # they need Django set up
-
-    db.redis_clear(REDIS_URL)
-    shop = data.seed(parts=SMALL, orders=ORDERS, shoppers=SHOPPERS)
-    log(f"seeded: {SMALL} parts, a shopper with {ORDERS} orders, {SHOPPERS} more shoppers")
-
-    with Gunicorn(env=ENV, log=OUT / "gunicorn.log") as server:
-
-        def headers(path: str) -> dict[str, str]:
-            if path.startswith("/dashboard"):
-                return {"Cookie": f"{settings.SESSION_COOKIE_NAME}={shop.shopper_session}"}
-            return {}
-
-        reads = Reads(
-            server.url, seconds=args.seconds, warmup=args.warmup, headers=headers, log=log
-        )
-        small = reads.measure(
-            f"{SMALL} parts", [HOME, ALLPARTS, API, API_PAGE, MYORDER], args.rounds
-        )
-        small_queries = pages.count_queries(shop)
-        js, css = pages.weight_section(server.url, shop)
-        lighthouse_rows = (
-            lighthouse.section(server.url, LIGHTHOUSE_PAGES, out=OUT, minimum=LIGHTHOUSE_MIN)
-            if not args.no_lighthouse
-            else None
-        )
-        data.grow_catalog(LARGE)
-        log(f"catalog grown to {LARGE:,} parts")
-        large = reads.measure(f"{LARGE:,} parts", [ALLPARTS, API_PAGE], args.rounds)
-        queries = pages.queries_section(small_queries, pages.count_queries(shop), (SMALL, LARGE))
-        timing = {"seconds": args.seconds, "warmup": args.warmup, "rounds": args.rounds}
-        owners = owner.section(server.url, admin_session=shop.admin_session, log=log, **timing)
-        log("orders: 20 shoppers at once")
-        ordering = orders.measure(server.url, tokens=shop.tokens, seconds=args.seconds)
-        log(f"orders with {holds.LAPSED:,} lapsed holds in the table against none")
-        lapsed = holds.measure(
-            server.url, tokens=shop.tokens, seconds=args.seconds, rounds=args.rounds
-        )
-
-    sections = [
-        throughput_rows(small, THROUGHPUT),
-        latency_rows(small, [path for _, path, _ in THROUGHPUT], P99_FACTOR),
-        scale_rows(small, large, sizes=(SMALL, LARGE), tolerance=LARGE_TOLERANCE),
-        ordering,
-        lapsed,
-        owners,
-        queries,
-        js,
-        css,
-        *([lighthouse_rows] if lighthouse_rows else []),
-    ]
-    sections[0].details = reads.details()
+    for section in sections:  # the load runs' table, now that every run is in it
+        if callable(section.details):
+            section.details = section.details()
     intro = [
         f"Last run: {datetime.now(UTC):%Y-%m-%d %H:%M} UTC, {time.monotonic() - started:.0f} s "
-        "in all (`make bench`).",
+        "in all (`make bench`" + (f", only {', '.join(args.only)}" if args.only else "") + ").",
         "",
         f"Machine: {host}. gunicorn (`deploy/gunicorn.conf.py`, {Gunicorn.WORKERS} sync "
         "workers, DEBUG off) on PostgreSQL, Redis as the cache; wrk on loopback, "
         f"{load.CONNECTIONS} connections, after a {args.warmup} s warm-up of each path. Each "
-        f"path runs {args.rounds} × {args.seconds} s, alternating with the bare view "
-        "(`/bench/bare`: the same middleware, a short text): bare, path, bare, path, bare; "
-        "its figure sits beside the bare view's from those runs.",
+        f"path runs {args.rounds} × {args.seconds} s, alternating with two baselines: the bare "
+        "project (`bench/bare`: `startproject`'s default middleware, one view answering "
+        '"ok", its own gunicorn with the same configuration and worker count) and the '
+        "shop's bare view (`/bench/bare`: the shop's middleware, a short text): baselines, "
+        "path, baselines, path, …, baselines; each figure sits beside its baseline's from "
+        "those runs. Searches ask a new query on every request (wrk.lua), so no cache answers.",
     ]
     text = render(title="Benchmark results", intro=intro, sections=sections)
     RESULTS.write_text(text)

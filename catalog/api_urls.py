@@ -1,9 +1,13 @@
+from core.page_cache import cache_page_for_visitors
 from core.routing import optional_slash
 
-from . import api
+from . import api, selectors
+
+# The whole list is the same for every visitor: kept whole, like the catalog's pages.
+part_list = cache_page_for_visitors(selectors.CACHE)(api.PartListApi.as_view())
 
 urlpatterns = [
-    *optional_slash("allparts", api.PartListApi.as_view(), "part-list"),
+    *optional_slash("allparts", part_list, "part-list"),
     *optional_slash("allparts/<int:pk>", api.PartDetailApi.as_view(), "part-detail"),
     *optional_slash("allparts/<int:pk>/stock", api.PartStockApi.as_view(), "part-stock"),
     *optional_slash("categories", api.CategoryListApi.as_view(), "category-list"),

@@ -12,6 +12,7 @@ from core.island_props import island_props
 from core.page_cache import cache_page_for_visitors
 from core.page_forms import handle_form
 from core.page_guards import shop_admin_required
+from core.versioned_cache import versions
 
 from . import selectors, services, stock
 from .models import Part
@@ -32,6 +33,7 @@ def allparts(request):
     """All Parts: 24 cards a page (?page=N); newest first, or what the search form asks
     (the same parameters as GET /api/allparts)."""
     number = request.GET.get("page", 1)
+    version = versions(selectors.CACHE)  # before the parts are read: their cards' key
     search = PartSearchInputSerializer(data=request.GET)
     searching = any(request.GET.get(field) for field in SEARCH_FIELDS) and search.is_valid()
     if searching:
@@ -49,6 +51,7 @@ def allparts(request):
         "categories": selectors.category_list(),
         "sorts": SORT_LABELS,
         "query": query.urlencode(),
+        "catalog_version": version,
     }
     return render(request, "catalog/allparts.html", context)
 

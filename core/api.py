@@ -11,6 +11,7 @@ from rest_framework.views import exception_handler as drf_exception_handler
 
 from .errors import ShopError
 from .middleware import database_unavailable, is_database_error
+from .paging import counted_slice
 
 
 def exception_handler(exc, context):
@@ -100,9 +101,9 @@ def page_response(
     (`total` when the caller knows it, e.g. from a cache; else counted)."""
     offset = page.validated_data["offset"]
     limit = page.validated_data.get("limit")
-    window = items[offset : offset + limit] if limit else items[offset:]
-    response = Response(serializer_class(window, many=True).data)
-    response["X-Total-Count"] = str(items.count() if total is None else total)
+    rows, total = counted_slice(items, offset, offset + limit if limit else None, total=total)
+    response = Response(serializer_class(rows, many=True).data)
+    response["X-Total-Count"] = str(total)
     return response
 
 

@@ -3,7 +3,20 @@
 A visitor who is not signed in sees the same home page and catalog as every other such
 visitor, so the rendered page is kept under keys carrying the versions of the data it shows
 ("catalog", "reviews": see core.versioned_cache); any change to that data makes it stale on
-every app server at once. Anyone with a session or a pending message gets a fresh render.
+every app server at once. Anyone with a session, a pending message or an Authorization
+header gets a fresh answer: a personal page is never kept, nor served from here.
+
+Two pieces work together:
+
+- `cache_page_for_visitors(*names)` on a view says which data its page shows. It serves a
+  page kept by any app server, and notes on the request what the page was rendered from.
+- `VisitorPageMiddleware`, right after Django's SecurityMiddleware, keeps the answer as it
+  leaves the middleware (every header but cookies: an answer that sets one is not kept), and
+  learns which paths are such pages. The next request for a learned path is answered from the
+  cache before the rest of the middleware runs (sessions, authentication, CSRF, messages,
+  the Content-Security-Policy are not needed for a page that is the same for every visitor
+  and already carries their headers). The versions are still read from the shared cache on
+  every request, so a change is seen at once on every server.
 """
 
 import re
@@ -18,14 +31,31 @@ from .versioned_cache import keep, recall, versions
 PERSONAL_COOKIES = (settings.SESSION_COOKIE_NAME, "messages")
 # Query strings worth caching: none, or a short page number (keeps the key space small).
 CACHEABLE_QUERY = re.compile(r"^(page=\d{1,3})?$")
+LEARNED_PATHS = 20_000  # paths remembered per process (then forgotten and learned again)
+_NOTE = "_visitor_page"  # on the request: (key, whether the view rendered the page now)
+
+# path (with its query string) -> the names of the data its page shows; learned per process.
+_learned: dict[str, tuple[str, ...]] = {}
 
 
 def _cacheable(request) -> bool:
     return (
         request.method in ("GET", "HEAD")
-        and CACHEABLE_QUERY.match(request.META.get("QUERY_STRING", ""))
+        and CACHEABLE_QUERY.match(request.META.get("QUERY_STRING", "")) is not None
+        and "HTTP_AUTHORIZATION" not in request.META
         and not any(name in request.COOKIES for name in PERSONAL_COOKIES)
     )
+
+
+def _key(names: tuple[str, ...], path: str) -> str | None:
+    """The page's key at the data's current versions; None when the shared cache can't tell."""
+    current = versions(*names)
+    return None if current is None else f"visitor-answer:{current}:{path}"
+
+
+def _response(kept: tuple[bytes, list[tuple[str, str]]]) -> HttpResponse:
+    content, headers = kept
+    return HttpResponse(content, headers=headers)
 
 
 def cache_page_for_visitors(*names: str):
@@ -34,20 +64,47 @@ def cache_page_for_visitors(*names: str):
     def decorator(view):
         @wraps(view)
         def wrapper(request, *args, **kwargs):
-            current = versions(*names) if _cacheable(request) else None
-            if current is None:
+            key = _key(names, request.get_full_path()) if _cacheable(request) else None
+            if key is None:
                 return view(request, *args, **kwargs)
-            key = f"visitor-page:{current}:{request.get_full_path()}"
-            hit = recall(key)
-            if hit is not None:
-                response = HttpResponse(hit[0], content_type=hit[1])
-            else:
-                response = view(request, *args, **kwargs)
-                if response.status_code == 200 and not response.cookies:
-                    keep(key, (response.content, response["Content-Type"]))
+            kept = recall(key)
+            response = view(request, *args, **kwargs) if kept is None else _response(kept)
+            setattr(request, _NOTE, (names, key, kept is None))
             patch_vary_headers(response, ["Cookie"])
             return response
 
         return wrapper
 
     return decorator
+
+
+class VisitorPageMiddleware:
+    """Answers learned visitor pages before the middleware after it; keeps what the
+    decorated views render. Put it right after SecurityMiddleware (HTTPS redirect first)."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        names = _learned.get(request.get_full_path()) if _cacheable(request) else None
+        if names is not None:
+            request.get_host()  # a Host outside ALLOWED_HOSTS is refused (400), as ever
+            key = _key(names, request.get_full_path())
+            kept = recall(key) if key is not None else None
+            if kept is not None:
+                return _response(kept)
+        response = self.get_response(request)
+        note = getattr(request, _NOTE, None)
+        if note is not None and response.status_code == 200 and not response.cookies:
+            self.learn(request.get_full_path(), note, response)
+        return response
+
+    @staticmethod
+    def learn(path: str, note, response) -> None:
+        names, key, rendered = note
+        if len(_learned) >= LEARNED_PATHS:
+            _learned.clear()
+        _learned[path] = names
+        if rendered and not response.streaming:
+            headers = [(k, v) for k, v in response.headers.items() if k.lower() != "set-cookie"]
+            keep(key, (response.content, headers))

@@ -6,6 +6,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from django.core.paginator import Paginator
+from django.db.models import Count, QuerySet, Window
 
 
 @dataclass(frozen=True)
@@ -56,18 +57,36 @@ def page_number(value: object, *, last: int) -> int:
     return min(max(int(digits), 1), last)
 
 
+def counted_slice(
+    items: Sequence, start: int, stop: int | None, *, total: int | None = None
+) -> tuple[list, int]:
+    """items[start:stop] and how many items there are in all, from one query when `items` is a
+    queryset: the total rides on each row (a window over the whole result). A slice past the
+    end costs a count as well. `total`, when the caller knows it (a cache), is taken as is."""
+    if total is not None or not isinstance(items, QuerySet):
+        rows = list(items[start:stop])
+        return rows, len(items) if total is None else total
+    rows = list(items.annotate(_total=Window(Count("*")))[start:stop])
+    return rows, rows[0]._total if rows else items.count()
+
+
 def page_of(
     items: Sequence, *, page: object = 1, per_page: int, count: Callable[[], int] | None = None
 ) -> ListPage:
-    """One page of `items` (a queryset: only that page's rows are read). `page` may be anything
-    a query string holds: not a whole number gives the first page, out of range the nearest
-    one. `count`, when given, says how many items there are (e.g. from a cache)."""
-    total = count() if count else None
-    paginator = Paginator(range(total) if total is not None else items, per_page)
-    number = page_number(page, last=paginator.num_pages)
-    start = (number - 1) * per_page
+    """One page of `items` (a queryset: only that page's rows and, on the same query, their
+    count are read). `page` may be anything a query string holds: not a whole number gives the
+    first page, out of range the nearest one (then read again). `count`, when given, says how
+    many items there are (e.g. from a cache)."""
+    wanted = page_number(page, last=10**6)
+    start = (wanted - 1) * per_page
+    rows, total = counted_slice(items, start, start + per_page, total=count() if count else None)
+    paginator = Paginator(range(total), per_page)  # pages of positions: no rows loaded
+    number = min(wanted, paginator.num_pages)
+    if number != wanted:
+        start = (number - 1) * per_page
+        rows = list(items[start : start + per_page])
     return ListPage(
-        items=list(items[start : start + per_page]),
+        items=rows,
         number=number,
         num_pages=paginator.num_pages,
         page_range=list(paginator.get_elided_page_range(number, on_each_side=2, on_ends=1)),

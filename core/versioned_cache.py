@@ -23,7 +23,7 @@ TIMEOUT = 300  # seconds: the upper bound on staleness should an invalidation ev
 LOCAL_ENTRIES = 256
 
 
-class _LocalMemory:
+class LocalMemory:
     """A small least-recently-used memory of this process, with the shared cache's timeout."""
 
     def __init__(self, size: int):
@@ -51,7 +51,7 @@ class _LocalMemory:
             self.entries.clear()
 
 
-local = _LocalMemory(LOCAL_ENTRIES)
+local = LocalMemory(LOCAL_ENTRIES)
 
 
 def _version_key(name: str) -> str:

@@ -33,6 +33,8 @@ from .serializers import (
     StatsOutputSerializer,
     StatsQuerySerializer,
     WebhookReceivedSerializer,
+    booking_json,
+    bookings_json,
 )
 from .stats import shop_stats
 
@@ -66,7 +68,7 @@ class BookingListApi(APIView):
         # The orders of the account that has this address now, not of the address string.
         owner = request.user if email == request.user.email else user_get_by_email(email)
         bookings = selectors.booking_list_of(user=owner)
-        return Response(BookingOutputSerializer(bookings, many=True).data)
+        return Response(bookings_json(bookings))
 
     @extend_schema(
         request=BookingInputSerializer,
@@ -86,7 +88,7 @@ class BookingListApi(APIView):
             address=fields["address"],
             phone=fields["phone"],
         )
-        return created(BookingOutputSerializer(booking).data, booking.pk)
+        return created(booking_json(booking), booking.pk)
 
 
 class BookingAllApi(APIView):
@@ -141,7 +143,7 @@ class BookingDetailApi(APIView):
 
     @extend_schema(responses={200: BookingOutputSerializer, **errors(401, 404)})
     def get(self, request, pk):
-        return Response(BookingOutputSerializer(self.get_booking(request, pk)).data)
+        return Response(booking_json(self.get_booking(request, pk)))
 
     @extend_schema(
         responses={200: DeletedCountSerializer, **errors(401, 403, 404, 409, 502, 503)},

@@ -52,6 +52,46 @@ class BookingOutputSerializer(serializers.ModelSerializer):
         ]
 
 
+# The same shape without DRF's per-field machinery, for the hot reads (My Order, the order
+# page, GET /api/booking): plain attribute reads, and DRF's own fields only where a value is
+# written a particular way (dates, money). orders/tests/test_serializers.py holds it equal to
+# BookingOutputSerializer in every state.
+_DATETIME = serializers.DateTimeField()
+_MONEY = serializers.DecimalField(**MONEY)
+
+
+def _when(value):
+    return None if value is None else _DATETIME.to_representation(value)
+
+
+def booking_json(booking: Booking) -> dict:
+    """BookingOutputSerializer(booking).data, as a plain dict."""
+    status, state = booking.status, booking.state
+    return {
+        "_id": booking.pk,
+        "email": booking.email,
+        "name": booking.name,
+        "partId": booking.part_id,
+        "partsName": booking.parts_name,
+        "quantity": booking.quantity,
+        "pricePerUnit": _MONEY.to_representation(booking.price_per_unit),
+        "totalPrice": _MONEY.to_representation(booking.total_price),
+        "address": booking.address,
+        "phone": booking.phone,
+        "paid": booking.paid,
+        "status": None if status is None else str(status),
+        "transactionId": booking.transaction_id,
+        "state": str(state),
+        "createdAt": _when(booking.created_at),
+        "expiresAt": _when(booking.hold_expires_at),
+        "url": booking.get_absolute_url(),
+    }
+
+
+def bookings_json(bookings) -> list[dict]:
+    return [booking_json(booking) for booking in bookings]
+
+
 class BookingInputSerializer(serializers.Serializer):
     """What a shopper sends; names, e-mail and prices come from the server, never from here."""
 

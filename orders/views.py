@@ -16,7 +16,13 @@ from core.page_guards import shop_admin_required
 
 from . import payments, selectors
 from .models import Booking
-from .serializers import BookingFilterSerializer, BookingOutputSerializer, StatsOutputSerializer
+from .serializers import (
+    BookingFilterSerializer,
+    BookingOutputSerializer,
+    StatsOutputSerializer,
+    booking_json,
+    bookings_json,
+)
 from .services import ORDER_EXPIRED
 from .stats import shop_stats
 
@@ -27,7 +33,7 @@ def orders_props(bookings) -> dict:
     """Props of the order tables: the bookings as GET /api/booking answers them, and whether
     card payments are on (no Pay button is offered otherwise)."""
     return island_props(
-        orders=BookingOutputSerializer(bookings, many=True).data,
+        orders=bookings_json(bookings),
         paymentsOn=payments.is_configured(),
     )
 
@@ -51,7 +57,7 @@ def order_page(request, pk):
         "minutes_left": minutes_to_pay(booking),
         "payments_on": payments_on,
         "not_configured": payments.NOT_CONFIGURED,
-        "props": island_props(order=BookingOutputSerializer(booking).data, paymentsOn=payments_on),
+        "props": island_props(order=booking_json(booking), paymentsOn=payments_on),
     }
     return render(request, "dashboard/order.html", context)
 

@@ -174,19 +174,29 @@ class Gunicorn:
     """gunicorn serving the shop with the production configuration on a loopback port.
 
     `with Gunicorn(env=..., log=...) as server:` or `server = Gunicorn(...).start()`, then
-    `server.url` until `server.stop()`.
+    `server.url` until `server.stop()`. `app` and `health` serve another WSGI application
+    the same way (the benchmark's bare project: `bench.bare.wsgi`, healthy when `/` answers).
     """
 
     WORKERS = 2
 
-    def __init__(self, *, env: dict[str, str], log: Path, workers: int = WORKERS):
+    def __init__(
+        self,
+        *,
+        env: dict[str, str],
+        log: Path,
+        workers: int = WORKERS,
+        app: str = "shop.wsgi",
+        health: str = HEALTH,
+    ):
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
+        self.app, self.health = app, health
         self.env = {
             **env,
             "BIND": f"127.0.0.1:{self.port}",
             "WEB_CONCURRENCY": str(workers),
-            "GUNICORN_NAME": "shop-under-test",
+            "GUNICORN_NAME": f"{app.split('.')[0]}-under-test",
         }
         self.log = log
         self.process: subprocess.Popen | None = None
@@ -206,10 +216,10 @@ class Gunicorn:
 
     def start(self, timeout: float = 60) -> "Gunicorn":
         self.log.unlink(missing_ok=True)
-        command = [sys.executable, "-m", "gunicorn", "-c", str(GUNICORN_CONF), "shop.wsgi"]
+        command = [sys.executable, "-m", "gunicorn", "-c", str(GUNICORN_CONF), self.app]
         self.process = spawn(command, env=self.env, log=self.log)
         try:
-            wait_healthy(self.url + HEALTH, self.process, self.log, timeout)
+            wait_healthy(self.url + self.health, self.process, self.log, timeout)
         except BaseException:
             self.stop()
             raise
@@ -217,6 +227,13 @@ class Gunicorn:
 
     def stop(self, timeout: float = 15) -> None:
         terminate(self.process, timeout)
+
+    def worker_pids(self) -> list[int]:
+        """The worker processes (the master's children)."""
+        if not self.alive:
+            return []
+        children = Path(f"/proc/{self.process.pid}/task/{self.process.pid}/children")
+        return [int(pid) for pid in children.read_text().split()]
 
 
 # --- The cluster ----------------------------------------------------------------------------

@@ -76,6 +76,8 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # Visitors' pages kept whole (core/page_cache.py), answered before everything below.
+    "core.page_cache.VisitorPageMiddleware",
     "core.csp.ShopCSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     # Before sessions and auth (they query the database); after the headers middleware.
@@ -108,6 +110,8 @@ TEMPLATES = [
                 "django.contrib.messages.context_processors.messages",
                 "shop.context_processors.shop",
             ],
+            # {% url %} worked out once per process (core/templatetags/fast_url.py).
+            "builtins": ["core.templatetags.fast_url"],
         },
     },
 ]

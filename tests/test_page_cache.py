@@ -4,6 +4,7 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
+from catalog.stock import stock_adjust
 from catalog.tests.factories import PartFactory
 from reviews.tests.factories import ReviewFactory
 
@@ -74,3 +75,82 @@ def test_api_list_is_cached_until_the_catalog_changes(client):
         "Steering damper",
         "Fork seal",
     ]
+
+
+# --- Answered before the middleware (core.page_cache.VisitorPageMiddleware) ----------------
+
+
+@pytest.mark.parametrize("path", ["/", "/allparts", "/api/allparts"])
+def test_a_kept_answer_carries_the_headers_of_a_rendered_one(client, path):
+    PartFactory()
+    first = client.get(path)
+    again = client.get(path)
+    assert again.content == first.content
+    for header in (
+        "Content-Type",
+        "Content-Security-Policy",
+        "X-Frame-Options",
+        "X-Content-Type-Options",
+        "Referrer-Policy",
+    ):
+        assert again[header] == first[header], header
+    assert "Cookie" in again["Vary"]
+
+
+def test_a_part_page_is_kept_and_follows_its_stock(client, admin_user):
+    part = PartFactory(available_quantity=50)
+    assert rendered(client, part.get_absolute_url())
+    assert not rendered(client, part.get_absolute_url())
+    stock_adjust(part=part, change=7, note="delivery", by=admin_user)
+    page, _ = visit(client, part.get_absolute_url())
+    assert "<dd>57</dd>" in page
+
+
+def test_personal_pages_stay_personal(client, user, other_user):
+    """Two shoppers and a visitor on one cached URL: each sees only their own page."""
+    visit(client, "/")  # kept for visitors
+    client.force_login(user)
+    mine, _ = visit(client, "/")
+    client.force_login(other_user)
+    theirs, _ = visit(client, "/")
+    client.logout()
+    client.cookies.clear()
+    visitors, _ = visit(client, "/")
+    assert user.email in mine and other_user.email not in mine
+    assert other_user.email in theirs and user.email not in theirs
+    assert user.email not in visitors and other_user.email not in visitors
+
+
+def test_a_signed_in_page_is_never_kept_for_visitors(client, user):
+    client.force_login(user)
+    visit(client, "/allparts")  # rendered for the shopper first
+    client.logout()
+    client.cookies.clear()
+    page, _ = visit(client, "/allparts")
+    assert user.email not in page
+    assert "(Sign Out)" not in page
+
+
+def test_a_bearer_token_is_checked_even_when_the_list_is_kept(client):
+    PartFactory()
+    client.get("/api/allparts")
+    client.get("/api/allparts")  # answered from the cache now
+    response = client.get("/api/allparts", HTTP_AUTHORIZATION="Bearer not-a-token")
+    assert response.status_code == 401
+
+
+def test_a_host_outside_allowed_hosts_is_refused_for_a_kept_page(client):
+    client.get("/")
+    client.get("/")
+    assert client.get("/", HTTP_HOST="evil.example").status_code == 400
+
+
+def test_search_results_keep_cards_only_while_the_catalog_holds(client, admin_user):
+    """Cards are kept per part and catalog version: a stock change shows at once."""
+    part = PartFactory(name="Sintered brake pads", available_quantity=40)
+    path = "/allparts?q=brake"
+    assert '<span class="font-semibold">40</span>' in visit(client, path)[0]
+    assert '<span class="font-semibold">40</span>' in visit(client, path)[0]
+    stock_adjust(part=part, change=-15, note="damaged", by=admin_user)
+    page, _ = visit(client, path)
+    assert '<span class="font-semibold">25</span>' in page

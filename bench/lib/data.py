@@ -61,6 +61,21 @@ def seed(*, parts: int, orders: int, shoppers: int) -> Shop:
     )
 
 
+def reseed() -> Shop:
+    """The Shop of a database seed() filled before (new sessions and a token)."""
+    shopper = User.objects.get(email=demo_data.USER.email)
+    admin = User.objects.get(email=demo_data.ADMIN.email)
+    first = shopper.bookings.filter(address=ADDRESS).order_by("id").first()
+    return Shop(
+        part_id=first.part_id,
+        order_id=first.pk,
+        shopper_email=shopper.email,
+        shopper_session=session_of(shopper),
+        admin_session=session_of(admin),
+        tokens=[token_of(user) for user in User.objects.filter(email__startswith="bench")],
+    )
+
+
 def grow_catalog(total: int) -> None:
     """Add generated parts (with the demo images) until the catalog holds `total` parts."""
     images = [part["img"] for part in demo_data.PARTS]

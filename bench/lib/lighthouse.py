@@ -3,6 +3,7 @@ and the audits that cost it points."""
 
 import json
 import os
+import re
 import subprocess
 from dataclasses import dataclass
 from pathlib import Path
@@ -77,7 +78,7 @@ def section(base_url: str, paths: list[str], *, out: Path, minimum: dict[str, in
     ]
     target = ", ".join(f"{c} ≥ {low}" for c, low in minimum.items())
     for path in paths:
-        name = path.strip("/") or "home"
+        name = re.sub(r"\W+", "-", path).strip("-") or "home"
         try:
             scores = run_twice(base_url + path, report=out / f"lighthouse-{name}.json")
         except (RuntimeError, OSError, subprocess.TimeoutExpired) as error:

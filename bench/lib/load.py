@@ -42,9 +42,11 @@ def wrk(
     connections: int = CONNECTIONS,
     headers: dict[str, str] | None = None,
     post: tuple[str, list[str]] | None = None,
+    search: list[str] | None = None,
 ) -> Load:
     """GET `url` for `seconds` over `connections` connections; or, with post=(body, tokens),
-    POST the JSON body as each token's user in turn."""
+    POST the JSON body as each token's user in turn; or, with search=words, GET a different
+    search of `url` each time (wrk.lua)."""
     command = [WRK, "-t1", f"-c{connections}", f"-d{seconds}s", "--timeout", "10s"]
     for name, value in (headers or {}).items():
         command += ["-H", f"{name}: {value}"]
@@ -52,6 +54,8 @@ def wrk(
     if post:
         body, tokens = post
         command += ["--", body, *tokens]
+    elif search:
+        command += ["--", "search", *search]
     done = subprocess.run(command, capture_output=True, text=True, timeout=seconds + 60)
     line = next((x for x in done.stdout.splitlines() if x.startswith("WRK_JSON ")), None)
     if done.returncode or line is None:

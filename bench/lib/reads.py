@@ -1,31 +1,47 @@
 """Requests/s and p99 latency of the pages and API reads, each measured in rounds that
-alternate with a bare Django view (bare, path, bare, path, …, bare), so a ratio to the bare
-view holds on a machine whose speed drifts during the run."""
+alternate with the baselines (baseline(s), path, baseline(s), path, …, baseline(s)), so a
+ratio to a baseline holds on a machine whose speed drifts during the run.
+
+The baselines: the bare project (bench/bare: startproject's middleware, one view answering
+"ok", under its own gunicorn with as many workers) and the shop's own bare view
+(`/bench/bare`: the shop's middleware, a short text).
+"""
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from statistics import mean
 
 from bench.lib import load
 from bench.lib.report import Row, Section, table
 
-BARE = "/bench/bare"
+PROJECT, VIEW = "project", "view"  # the baselines' names
+BASELINE_NAMES = {PROJECT: "the bare project", VIEW: "the bare view"}
+
+
+@dataclass(frozen=True)
+class Target:
+    """What one wrk run loads: `label` names it in the report (a path)."""
+
+    label: str
+    url: str
+    headers: dict[str, str] = field(default_factory=dict)
+    search: list[str] | None = None  # a different search each request (wrk.lua)
+
+
+def rps_of(runs: list[load.Load]) -> float:
+    return sum(run.requests for run in runs) / sum(run.seconds for run in runs)
 
 
 @dataclass(frozen=True)
 class Paired:
-    """A path's runs and the bare view's runs around them."""
+    """A path's runs and each baseline's runs around them."""
 
     pages: list[load.Load]
-    bares: list[load.Load]
-
-    @staticmethod
-    def rps_of(runs: list[load.Load]) -> float:
-        return sum(run.requests for run in runs) / sum(run.seconds for run in runs)
+    bares: dict[str, list[load.Load]]
 
     @property
     def rps(self) -> float:
-        return self.rps_of(self.pages)
+        return rps_of(self.pages)
 
     @property
     def p99(self) -> float:
@@ -35,75 +51,74 @@ class Paired:
     def errors(self) -> int:
         return sum(run.errors for run in self.pages)
 
-    @property
-    def bare_rps(self) -> float:
-        return self.rps_of(self.bares)
+    def bare_rps(self, baseline: str = VIEW) -> float:
+        return rps_of(self.bares[baseline])
 
-    @property
-    def bare_p99(self) -> float:
-        return mean(run.p99_ms for run in self.bares)
+    def bare_p99(self, baseline: str = VIEW) -> float:
+        return mean(run.p99_ms for run in self.bares[baseline])
 
-    @property
-    def share(self) -> float:
-        """The page's requests/s as a share of the bare view's."""
-        return self.rps / self.bare_rps
+    def share(self, baseline: str = VIEW) -> float:
+        """The page's requests/s as a share of the baseline's."""
+        return self.rps / self.bare_rps(baseline)
 
-    @property
-    def p99_factor(self) -> float:
-        return self.p99 / self.bare_p99
+    def p99_factor(self, baseline: str = VIEW) -> float:
+        return self.p99 / self.bare_p99(baseline)
 
 
 class Reads:
-    """wrk runs against one server; every run is kept for the details table."""
+    """wrk runs against the shop and the baselines; every run is kept for the details."""
 
     def __init__(
         self,
-        base_url: str,
+        baselines: dict[str, Target],
         *,
         seconds: int,
         warmup: int,
-        headers: Callable[[str], dict[str, str]],
         log: Callable[[str], None],
     ):
-        self.base_url, self.seconds, self.warmup = base_url, seconds, warmup
-        self.headers, self.log = headers, log
-        self.runs: list[tuple[str, load.Load]] = []
+        self.baselines, self.seconds, self.warmup, self.log = baselines, seconds, warmup, log
+        self.runs: list[tuple[str, str, load.Load]] = []
 
-    def run(self, label: str, path: str, seconds: int) -> load.Load:
-        result = load.wrk(self.base_url + path, seconds=seconds, headers=self.headers(path))
-        self.log(f"{label} {path}: {result.rps:,.0f} req/s, p99 {result.p99_ms:.1f} ms")
+    def run(self, label: str, target: Target, seconds: int) -> load.Load:
+        result = load.wrk(target.url, seconds=seconds, headers=target.headers, search=target.search)
+        self.log(f"{label} {target.label}: {result.rps:,.0f} req/s, p99 {result.p99_ms:.1f} ms")
         return result
 
-    def measure(self, label: str, paths: list[str], rounds: int) -> dict[str, Paired]:
-        """After a warm-up of each path: per path, `rounds` times bare then the path, and a
-        last bare."""
-        for path in [BARE, *paths]:
-            self.run("warm-up", path, self.warmup)
+    def measure(self, label: str, targets: list[Target], rounds: int) -> dict[str, Paired]:
+        """After a warm-up of each: per target, the baselines then `rounds` times the target
+        and the baselines again."""
+        for target in [*self.baselines.values(), *targets]:
+            self.run("warm-up", target, self.warmup)
         figures = {}
-        for path in paths:
-            pages, bares = [], [self.keep(label, BARE)]
+        for target in targets:
+            pages, bares = [], {name: [] for name in self.baselines}
+            self.keep_baselines(label, bares)
             for _ in range(rounds):
-                pages.append(self.keep(label, path))
-                bares.append(self.keep(label, BARE))
-            figures[path] = Paired(pages=pages, bares=bares)
+                pages.append(self.keep(label, target))
+                self.keep_baselines(label, bares)
+            figures[target.label] = Paired(pages=pages, bares=bares)
         return figures
 
-    def keep(self, label: str, path: str) -> load.Load:
-        result = self.run(label, path, self.seconds)
-        self.runs.append((label, result))
+    def keep_baselines(self, label: str, bares: dict[str, list[load.Load]]) -> None:
+        for name, baseline in self.baselines.items():
+            bares[name].append(self.keep(label, baseline))
+
+    def keep(self, label: str, target: Target) -> load.Load:
+        result = self.run(label, target, self.seconds)
+        self.runs.append((label, target.label, result))
         return result
 
     def details(self) -> list[str]:
         rows = [
             [
                 label,
-                f"`{run.url.removeprefix(self.base_url)}`",
+                f"`{what}`",
                 f"{run.rps:,.0f}",
                 f"{run.p50_ms:.1f} ms",
                 f"{run.p99_ms:.1f} ms",
                 run.errors,
             ]
-            for label, run in self.runs
+            for label, what, run in self.runs
         ]
         return [
             "## Load runs",
@@ -114,34 +129,40 @@ class Reads:
         ]
 
 
-def throughput_rows(figures: dict[str, Paired], targets: list[tuple[str, str, float]]) -> Section:
-    """(what, path, share of the bare view's requests/s) → rows; then the p99 rows."""
+def throughput_rows(
+    figures: dict[str, Paired], targets: list[tuple[str, str, float]], baseline: str = VIEW
+) -> Section:
+    """(what, path, share of the baseline's requests/s) → rows."""
     section = Section()
+    name = BASELINE_NAMES[baseline]
     for what, path, share in targets:
         got = figures[path]
         section.rows.append(
             Row(
                 f"{what}, req/s",
-                f"{got.rps:,.0f} ({got.share:.0%}){errors(got)}",
-                f"≥ {share:.0%} of the bare view",
-                got.share >= share and not got.errors,
-                bare=f"{got.bare_rps:,.0f}",
+                f"{got.rps:,.0f} ({got.share(baseline):.2f} of {name}){errors(got)}",
+                f"≥ {share:.2f} of {name}",
+                got.share(baseline) >= share and not got.errors,
+                bare=f"{got.bare_rps(baseline):,.0f}",
             )
         )
     return section
 
 
-def latency_rows(figures: dict[str, Paired], paths: list[str], factor: float) -> Section:
+def latency_rows(
+    figures: dict[str, Paired], paths: list[str], factor: float, baseline: str = VIEW
+) -> Section:
     section = Section()
+    name = BASELINE_NAMES[baseline]
     for path in paths:
         got = figures[path]
         section.rows.append(
             Row(
                 f"p99 latency of `{path}` at {load.CONNECTIONS} connections",
-                f"{got.p99:.1f} ms ({got.p99_factor:.1f}×)",
-                f"≤ {factor:g}× the bare view's p99",
-                got.p99_factor <= factor,
-                bare=f"{got.bare_p99:.1f} ms",
+                f"{got.p99:.1f} ms ({got.p99_factor(baseline):.1f}× {name}'s)",
+                f"≤ {factor:g}× {name}'s p99",
+                got.p99_factor(baseline) <= factor,
+                bare=f"{got.bare_p99(baseline):.1f} ms",
             )
         )
     return section
@@ -155,15 +176,15 @@ def scale_rows(
     section = Section()
     for path, got in large.items():
         before = small[path]
-        change = got.share / before.share - 1
+        change = got.share() / before.share() - 1
         section.rows.append(
             Row(
                 f"{sizes[1]:,} parts: `{path}` (first page), req/s",
-                f"{got.rps:,.0f} ({got.share:.0%} of bare; at {sizes[0]} parts "
-                f"{before.rps:,.0f}, {before.share:.0%}): {change:+.0%}{errors(got)}",
+                f"{got.rps:,.0f} ({got.share():.0%} of the bare view; at {sizes[0]} parts "
+                f"{before.rps:,.0f}, {before.share():.0%}): {change:+.0%}{errors(got)}",
                 f"within {tolerance:.0%} of the {sizes[0]}-part figure",
                 change >= -tolerance and not got.errors,
-                bare=f"{got.bare_rps:,.0f}",
+                bare=f"{got.bare_rps():,.0f}",
             )
         )
     return section
