@@ -55,9 +55,17 @@ def as_admin(admin_user):
     return bearer_client(admin_user)
 
 
+@pytest.fixture(scope="session")
+def media_root(tmp_path_factory):
+    """Where the tests' uploads go: a temporary folder, never the project's media/."""
+    return tmp_path_factory.mktemp("media")
+
+
 @pytest.fixture(autouse=True)
-def test_settings(settings):
-    """Plain static storage (no collectstatic needed) and a fast password hasher."""
+def test_settings(settings, media_root):
+    """Plain static storage (no collectstatic needed), a fast password hasher, uploads in a
+    temporary folder."""
+    settings.MEDIA_ROOT = media_root
     settings.STORAGES = {
         **settings.STORAGES,
         "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},

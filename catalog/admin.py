@@ -5,10 +5,11 @@ from django.shortcuts import get_object_or_404, redirect
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
 from django.utils.html import format_html
+from simple_history.admin import SimpleHistoryAdmin
 
 from core.errors import ShopError
 
-from . import services, stock
+from . import images, selectors, services, stock
 from .models import Category, Part, StockMovement
 
 Reason = StockMovement.Reason
@@ -76,8 +77,40 @@ class StockAdjustForm(forms.Form):
         return change
 
 
+class PartAdminForm(forms.ModelForm):
+    """The part's fields, and an image file to upload in place of the image URL (checked and
+    re-encoded by catalog.images, stored by the part's service)."""
+
+    image = forms.FileField(
+        label="or upload an image",
+        required=False,
+        help_text="PNG, JPEG or WebP, at most 5 MB; it takes the place of the image URL.",
+        widget=forms.ClearableFileInput(attrs={"accept": "image/png,image/jpeg,image/webp"}),
+    )
+
+    class Meta:
+        model = Part
+        fields = [
+            "name",
+            "category",
+            "img",
+            "description",
+            "price",
+            "minimum_order_quantity",
+            "available_quantity",
+        ]
+
+    def clean_image(self):
+        file = self.cleaned_data.get("image")
+        return images.image_clean(file=file) if file else None
+
+
 @admin.register(Part)
-class PartAdmin(admin.ModelAdmin):
+class PartAdmin(SimpleHistoryAdmin):
+    form = PartAdminForm
+    # The History page lists the part's saved versions, then its stock movements.
+    object_history_template = "admin/catalog/part/object_history.html"
+    history_list_display = ["name", "price", "img"]
     list_display = [
         "name",
         "category",
@@ -107,13 +140,22 @@ class PartAdmin(admin.ModelAdmin):
         return format_html('<a class="button" href="{}">Adjust stock</a>', url)
 
     def save_model(self, request, obj, form, change):
+        image = form.cleaned_data.get("image")  # a file wins over the image URL (the services)
+        model_fields = [name for name in form.fields if name != "image"]
         if change:  # only what the form changed, never the stock
-            fields = {name: getattr(obj, name) for name in form.changed_data}
-            services.part_update(part=obj, **fields)
+            fields = {name: getattr(obj, name) for name in form.changed_data if name != "image"}
+            services.part_update(part=obj, image=image, **fields)
             return
-        fields = {name: getattr(obj, name) for name in form.fields if name in form.cleaned_data}
-        created = services.part_create(**fields, by=request.user)
+        fields = {name: getattr(obj, name) for name in model_fields if name in form.cleaned_data}
+        created = services.part_create(**fields, image=image, by=request.user)
         obj.pk, obj.created_at, obj._state = created.pk, created.created_at, created._state
+        obj.img = created.img
+
+    def history_view(self, request, object_id, extra_context=None):
+        movements = selectors.stock_movements(part_id=object_id)
+        return super().history_view(
+            request, object_id, extra_context={**(extra_context or {}), "movements": movements}
+        )
 
     def delete_model(self, request, obj):
         services.part_delete(part=obj)

@@ -3,11 +3,13 @@
 from django.http import HttpResponse
 from drf_spectacular.utils import extend_schema
 from rest_framework.exceptions import ValidationError
+from rest_framework.parsers import MultiPartParser
 from rest_framework.renderers import JSONRenderer
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from core.api import created, errors, get_or_404, page_response, with_count
+from core.parsers import ShopJSONParser
 from core.permissions import IsShopAdmin
 from core.versioned_cache import cached
 
@@ -38,7 +40,13 @@ def part_list_json() -> bytes:
     return cached(selectors.CACHE, "api-list", render)
 
 
+# JSON, or multipart/form-data with an `image` file (API.md: image uploads).
+PART_PARSERS = [ShopJSONParser, MultiPartParser]
+
+
 class PartListApi(APIView):
+    parser_classes = PART_PARSERS
+
     def get_permissions(self):
         return [IsShopAdmin()] if self.request.method == "POST" else []
 
@@ -68,6 +76,8 @@ class PartListApi(APIView):
 
 
 class PartDetailApi(APIView):
+    parser_classes = PART_PARSERS
+
     def get_permissions(self):
         return [] if self.request.method == "GET" else [IsShopAdmin()]
 

@@ -1,6 +1,7 @@
 from django.conf import settings
 from django.db import models
 from django.urls import reverse
+from simple_history.models import HistoricalRecords
 
 from .validators import validate_image_url
 
@@ -34,6 +35,9 @@ class Part(models.Model):
     minimum_order_quantity = models.PositiveIntegerField(default=1)
     available_quantity = models.PositiveIntegerField(default=0)
     created_at = models.DateTimeField(auto_now_add=True)
+    # Who changed what and when (Django admin's History). The stock is left out: it changes
+    # under the part's lock by an UPDATE, never by a save, and each change is a StockMovement.
+    history = HistoricalRecords(excluded_fields=["available_quantity"])
 
     class Meta:
         ordering = ["-created_at", "-id"]

@@ -7,7 +7,7 @@ from core.paging import ListPage, page_number
 from core.paging import page_of as _page_of
 from core.versioned_cache import cached
 
-from .models import Category, Part
+from .models import Category, Part, StockMovement
 
 CACHE = "catalog"  # made stale by every write: catalog.services and catalog.stock
 
@@ -103,3 +103,11 @@ def category_list() -> list[Category]:
 def part_detail(pk: int) -> Part | None:
     """One part with its category (the part page), or None."""
     return Part.objects.select_related("category").filter(pk=pk).first()
+
+
+STOCK_HISTORY_LIMIT = 200
+
+
+def stock_movements(*, part_id, limit: int = STOCK_HISTORY_LIMIT) -> QuerySet[StockMovement]:
+    """A part's latest stock movements, newest first, with who made them."""
+    return StockMovement.objects.filter(part_id=part_id).select_related("by")[:limit]

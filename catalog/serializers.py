@@ -7,6 +7,7 @@ from rest_framework import serializers
 from accounts.serializers import required
 from core.api import PageInputSerializer
 
+from . import images
 from .models import Category, Part
 from .search import SORTS, PartQuery
 from .stock import CHANGE_ZERO
@@ -57,8 +58,24 @@ class PartOutputSerializer(serializers.ModelSerializer):
         ]
 
 
+class PartImageField(serializers.FileField):
+    """An uploaded image file (multipart `image`), checked and re-encoded by catalog.images:
+    its value is a CleanImage, stored by the part's service."""
+
+    default_error_messages = dict.fromkeys(
+        ("required", "invalid", "no_name", "empty"), images.IMAGE_INVALID
+    )
+
+    def __init__(self, **kwargs):
+        super().__init__(required=False, write_only=True, **kwargs)
+
+    def to_internal_value(self, data):
+        return images.image_clean(file=super().to_internal_value(data))
+
+
 class PartInputSerializer(serializers.Serializer):
-    """Validates a new part (or, with partial=True, changed fields of one)."""
+    """Validates a new part (or, with partial=True, changed fields of one). An `image` file
+    (multipart) takes the place of `img`: the part's image becomes the stored file's URL."""
 
     name = serializers.CharField(max_length=200, error_messages=required(NAME_REQUIRED))
     img = serializers.CharField(
@@ -110,6 +127,12 @@ class PartInputSerializer(serializers.Serializer):
         allow_null=True,
         error_messages={"does_not_exist": CATEGORY_UNKNOWN, "invalid": CATEGORY_UNKNOWN},
     )
+    image = PartImageField()
+
+    def validate(self, attrs):
+        if "image" in attrs:  # the file wins over a URL sent beside it
+            attrs.pop("img", None)
+        return attrs
 
 
 class PartEditSerializer(PartInputSerializer):

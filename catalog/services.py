@@ -5,7 +5,7 @@ from django.db import transaction
 
 from core.versioned_cache import invalidate
 
-from . import stock
+from . import images, stock
 from .models import Category, Part
 from .selectors import CACHE
 from .signals import part_deleting
@@ -23,9 +23,13 @@ def part_create(
     img: str = "",
     description: str = "",
     category: Category | None = None,
+    image: images.CleanImage | None = None,
     by=None,
 ) -> Part:
-    """A new part; its first stock is kept as the "initial stock" movement."""
+    """A new part; its first stock is kept as the "initial stock" movement. An uploaded
+    `image` is stored and its URL becomes the part's `img`."""
+    if image is not None:
+        img = images.image_save(image=image)
     part = Part.objects.create(
         category=category,
         name=name,
@@ -40,11 +44,14 @@ def part_create(
     return part
 
 
-def part_update(*, part: Part, **fields) -> Part:
+def part_update(*, part: Part, image: images.CleanImage | None = None, **fields) -> Part:
     """Change the given fields of a part (names as on the model) and only those: a stale
-    copy of the part never writes its other fields back. Stock is not one of them."""
+    copy of the part never writes its other fields back. Stock is not one of them. An
+    uploaded `image` is stored and its URL becomes the part's `img`."""
     if "available_quantity" in fields:
         raise ValueError(STOCK_NOT_HERE)
+    if image is not None:
+        fields["img"] = images.image_save(image=image)
     if not fields:
         return part
     for field, value in fields.items():

@@ -14,14 +14,16 @@ def submitted(data: Mapping) -> dict:
 
 
 def validate(
-    serializer_class: type[serializers.Serializer], data: Mapping
+    serializer_class: type[serializers.Serializer], data: Mapping, files: Mapping | None = None
 ) -> tuple[dict | None, dict[str, list[str]]]:
-    """(validated_data, {}) when `data` passes `serializer_class`, else (None, field errors).
+    """(validated_data, {}) when `data` (and the uploaded `files`, if any) pass
+    `serializer_class`, else (None, field errors).
 
     The errors are keyed by input name (as in the API's 400 body) with plain-text messages,
     ready for a template: `errors.price.0`.
     """
-    serializer = serializer_class(data=submitted(data))
+    chosen = {name: files[name] for name in files or {}}  # a file input left empty sends none
+    serializer = serializer_class(data={**submitted(data), **chosen})
     if serializer.is_valid():
         return serializer.validated_data, {}
     return None, {
@@ -37,7 +39,7 @@ def handle_form(request, serializer_class, *, save, success: str, initial: Mappi
     """
     values, errors = initial or {}, {}
     if request.method == "POST":
-        data, errors = validate(serializer_class, request.POST)
+        data, errors = validate(serializer_class, request.POST, request.FILES)
         if data is not None:
             save(data)
             messages.success(request, success)

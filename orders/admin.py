@@ -1,5 +1,6 @@
 from django.contrib import admin, messages
 from django.utils import timezone
+from simple_history.admin import SimpleHistoryAdmin
 
 from core.errors import Conflict, ShopError
 
@@ -25,7 +26,9 @@ class StateListFilter(admin.SimpleListFilter):
 
 
 @admin.register(Booking)
-class BookingAdmin(admin.ModelAdmin):
+class BookingAdmin(SimpleHistoryAdmin):
+    # History: every saved version of the order (placed, paid, approved, refunded, …), by whom.
+    history_list_display = ["paid", "status", "address", "phone"]
     list_display = [
         "id",
         "email",

@@ -1,6 +1,7 @@
 from django.conf import settings
 from django.db import models
 from django.utils import timezone
+from simple_history.models import HistoricalRecords
 
 
 class Booking(models.Model):
@@ -53,6 +54,9 @@ class Booking(models.Model):
         null=True, blank=True, help_text="When the payment was refunded in full."
     )
     refund_id = models.CharField(max_length=255, blank=True)
+    # Every save (placed, paid, approved, released, refunded, an address corrected in Django
+    # admin) keeps a copy of the order with who made it and when: Django admin's History.
+    history = HistoricalRecords()
 
     class Meta:
         ordering = ["-created_at", "-id"]

@@ -62,8 +62,10 @@ INSTALLED_APPS = [
     "drf_spectacular_sidecar",
     "csp",
     "health_check",  # /health/ (shop/urls.py)
+    "simple_history",  # who changed a part or an order, and when (Django admin's History)
     "allauth",
-    "allauth.account",
+    # allauth's e-mail addresses, in their own section of Django admin (not a second "Accounts").
+    "shop.apps.EmailAddressesConfig",
     "allauth.socialaccount",
     "allauth.socialaccount.providers.google",
     "core",
@@ -87,6 +89,9 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # The request's user becomes the "changed by" of the history records saved meanwhile (the
+    # API's bearer user too: DRF hands its authenticated user to the request).
+    "simple_history.middleware.HistoryRequestMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "allauth.account.middleware.AccountMiddleware",
@@ -271,18 +276,52 @@ SPECTACULAR_SETTINGS = {
 }
 
 # Form and JSON bodies over 2 MB are refused (400; JSON under /api/, see core.api.bad_request).
-# Uploaded files do not count: part images may be up to 5 MB (catalog).
+# Uploaded files do not count: part images may be up to 5 MB (catalog/images.py).
 DATA_UPLOAD_MAX_MEMORY_SIZE = 2 * 1024 * 1024
+# A request carrying a file is refused whole (400) past 5 MB of file and 2 MB of fields, before
+# any of it is read (core/uploads.py); nginx's client_max_body_size says the same (8m).
+FILE_UPLOAD_MAX_BODY_SIZE = 7 * 1024 * 1024
+FILE_UPLOAD_HANDLERS = [
+    "core.uploads.BoundedUploadHandler",
+    "django.core.files.uploadhandler.MemoryFileUploadHandler",
+    "django.core.files.uploadhandler.TemporaryFileUploadHandler",
+]
 
 # --- Static files -----------------------------------------------------------------------
 
 STATIC_URL = "/static/"
 STATIC_ROOT = BASE_DIR / "staticfiles"
 STATICFILES_DIRS = [BASE_DIR / "static"]
-MEDIA_URL = "/media/"
-MEDIA_ROOT = BASE_DIR / "media"
+# Uploaded files (part images, catalog/images.py) go through Django's storage API: the local
+# media folder by default, served at MEDIA_URL by nginx where it runs in front (deploy/nginx)
+# and by the app itself otherwise (core/media.py); an S3-compatible bucket (django-storages)
+# when AWS_STORAGE_BUCKET_NAME is set. Stored files keep their URL: the part's `img` holds it.
+MEDIA_URL = env.str("MEDIA_URL", default="/media/")
+MEDIA_ROOT = Path(env.str("MEDIA_ROOT", default=str(BASE_DIR / "media")))
+AWS_STORAGE_BUCKET_NAME = env.str("AWS_STORAGE_BUCKET_NAME", default="")
+if AWS_STORAGE_BUCKET_NAME:
+    media_storage = {
+        "BACKEND": "storages.backends.s3.S3Storage",
+        "OPTIONS": {
+            "bucket_name": AWS_STORAGE_BUCKET_NAME,
+            # Unset: boto3's own chain (its environment variables, ~/.aws, an instance role).
+            "access_key": env.str("AWS_ACCESS_KEY_ID", default="") or None,
+            "secret_key": env.str("AWS_SECRET_ACCESS_KEY", default="") or None,
+            "region_name": env.str("AWS_S3_REGION_NAME", default="") or None,
+            # Another S3-compatible service (MinIO, R2, …); unset: AWS.
+            "endpoint_url": env.str("AWS_S3_ENDPOINT_URL", default="") or None,
+            # A CDN or the bucket's public host name for the files' URLs.
+            "custom_domain": env.str("AWS_S3_CUSTOM_DOMAIN", default="") or None,
+            "location": env.str("AWS_LOCATION", default="media"),
+            # A part keeps its image's URL: plain public URLs, never signed ones that expire.
+            "querystring_auth": False,
+            "file_overwrite": False,
+        },
+    }
+else:
+    media_storage = {"BACKEND": "django.core.files.storage.FileSystemStorage"}
 STORAGES = {
-    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "default": media_storage,
     "staticfiles": {
         "BACKEND": (
             "django.contrib.staticfiles.storage.StaticFilesStorage"
@@ -349,6 +388,12 @@ STRIPE_JS_URL = env.str("STRIPE_JS_URL", default="https://js.stripe.com/v3/")
 # account may have at once (one account must never freeze the catalogue).
 ORDER_HOLD_SECONDS = env.int("ORDER_HOLD_SECONDS", default=1800)
 MAX_UNPAID_ORDERS = env.int("MAX_UNPAID_ORDERS", default=5)
+
+# --- History (django-simple-history) ----------------------------------------------------
+
+# Parts and orders keep every saved version, with who saved it (Django admin's History). A
+# version is a record, never a way back: orders and stock change only through their services.
+SIMPLE_HISTORY_REVERT_DISABLED = True
 
 # --- Misc -------------------------------------------------------------------------------
 

@@ -8,6 +8,7 @@ from health_check.views import HealthCheckView
 
 from accounts.views import admin_login
 from core.api import not_found
+from core.media import media_file
 from core.routing import optional_slash
 from shop import bench_views, views
 
@@ -46,6 +47,12 @@ urlpatterns = [
     path("", include("catalog.urls")),
     path("", include("orders.urls")),
     path("", include("reviews.urls")),
+    # Uploaded part images in the local media folder (nginx serves them first where it runs).
+    *(
+        [path(f"{settings.MEDIA_URL.strip('/')}/<path:path>", media_file, name="media")]
+        if settings.MEDIA_URL.startswith("/") and settings.MEDIA_URL.strip("/")
+        else []
+    ),
     # Any other path: the spec's 404 page, with DEBUG on or off.
     re_path(r"^.*$", views.page_not_found),
 ]
