@@ -5,8 +5,8 @@ from django.shortcuts import get_object_or_404, redirect
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
 from django.utils.html import format_html
-from simple_history.admin import SimpleHistoryAdmin
 
+from core.admin_history import RecordOnlyHistoryAdmin
 from core.errors import ShopError
 
 from . import images, selectors, services, stock
@@ -106,7 +106,7 @@ class PartAdminForm(forms.ModelForm):
 
 
 @admin.register(Part)
-class PartAdmin(SimpleHistoryAdmin):
+class PartAdmin(RecordOnlyHistoryAdmin):
     form = PartAdminForm
     # The History page lists the part's saved versions, then its stock movements.
     object_history_template = "admin/catalog/part/object_history.html"

@@ -1,7 +1,7 @@
 from django.contrib import admin, messages
 from django.utils import timezone
-from simple_history.admin import SimpleHistoryAdmin
 
+from core.admin_history import RecordOnlyHistoryAdmin
 from core.errors import Conflict, ShopError
 
 from .models import Booking, PaymentEvent
@@ -26,7 +26,7 @@ class StateListFilter(admin.SimpleListFilter):
 
 
 @admin.register(Booking)
-class BookingAdmin(SimpleHistoryAdmin):
+class BookingAdmin(RecordOnlyHistoryAdmin):
     # History: every saved version of the order (placed, paid, approved, refunded, …), by whom.
     history_list_display = ["paid", "status", "address", "phone"]
     list_display = [

@@ -22,7 +22,9 @@ from rest_framework_simplejwt.tokens import RefreshToken
 
 from accounts.tests.factories import TEST_PASSWORD
 from accounts.tokens import token_pair_for_user
+from catalog.images import image_clean, image_save
 from catalog.tests.factories import PartFactory
+from catalog.tests.pictures import png_bytes, upload
 from conftest import bearer_client
 from orders import services as order_services
 from orders.tests.factories import BookingFactory
@@ -44,6 +46,7 @@ class World:
     paid_booking: Any
     card_paid_booking: Any  # paid by card on the fake Stripe, so it can be refunded there
     review: Any
+    image: Any  # a part image as stored in the media folder: `<path:path>` is its name
 
 
 def paid_intent(world: World) -> dict:
@@ -243,6 +246,8 @@ PAGES = {
     "dashboard/manageparts/<int:pk>/delete": Page(
         TO_LOGIN, SIGNED_OUT, SIGNED_OUT, TO_MANAGE_PARTS, on="part", method="post"
     ),
+    # Uploaded part images, public like the parts that show them (`on`: a stored image).
+    "media/<path:path>": Page(OK, OK, OK, OK, on="image"),
 }
 
 
@@ -324,7 +329,17 @@ def world(user, other_user, admin_user, stripe_on) -> World:
         paid_booking=BookingFactory(user=user, part=part, paid_order=True),
         card_paid_booking=card_paid(user, part),
         review=ReviewFactory(user=other_user),
+        image=StoredImage(image_save(image=image_clean(file=upload(png_bytes())))),
     )
+
+
+@dataclass(frozen=True)
+class StoredImage:
+    url: str
+
+    @property
+    def pk(self) -> str:  # what fills the route's `<path:path>`
+        return self.url.removeprefix("/media/")
 
 
 def caller_of(world: World, caller: str):
@@ -370,7 +385,8 @@ def test_page(route, caller, world, stripe_on):
     row = PAGES[route]
     url = "/" + route
     if row.on:
-        url = url.replace("<int:pk>", str(getattr(world, row.on).pk))
+        filled = str(getattr(world, row.on).pk)
+        url = url.replace("<int:pk>", filled).replace("<path:path>", filled)
     client = Client()
     account = caller_of(world, caller)
     if account:

@@ -1,4 +1,5 @@
-"""The part admin for staff: pages, searches, filters, stock read-only (adjusted with a reason), image URLs."""
+"""The part admin for staff: pages, searches, filters, stock read-only (adjusted with a reason),
+image URLs and uploads."""
 
 from datetime import timedelta
 from decimal import Decimal
@@ -7,9 +8,11 @@ from urllib.parse import urlencode
 import pytest
 from django.utils import timezone
 
+from catalog.images import IMAGE_INVALID
 from catalog.models import Part
 from catalog.stock import CHANGE_ZERO
 from catalog.tests.factories import PartFactory
+from catalog.tests.pictures import HTML_AS_PNG, SVG, png_bytes, upload
 from catalog.validators import IMG_INVALID
 
 CHANGELIST = "/admin/catalog/part/"
@@ -156,3 +159,40 @@ def test_unsafe_image_url_is_rejected_on_change(staff_client):
     assert response.status_code == 200
     part.refresh_from_db()
     assert part.img == "/static/img/parts/brake-pads.svg"
+
+
+def test_add_part_with_an_uploaded_image(staff_client):
+    image = upload(png_bytes())
+    response = staff_client.post(f"{CHANGELIST}add/", part_form(img="", image=image))
+    assert response.status_code == 302
+    part = Part.objects.get(name="Chain kit 520")
+    assert part.img.startswith("/media/parts/") and part.img.endswith(".png")
+    assert staff_client.get(part.img).status_code == 200
+
+
+def test_change_part_with_an_uploaded_image_keeps_the_stock(staff_client):
+    part = PartFactory(available_quantity=10)
+    url = f"{CHANGELIST}{part.pk}/change/"
+    page = staff_client.get(url)
+    assert b'enctype="multipart/form-data"' in page.content
+    assert "or upload an image" in page.content.decode()
+
+    response = staff_client.post(url, change_form_data(page, image=upload(png_bytes())))
+
+    assert response.status_code == 302
+    part.refresh_from_db()
+    assert part.img.startswith("/media/parts/")
+    assert part.available_quantity == 10
+
+
+@pytest.mark.parametrize(
+    ("content", "name", "content_type"),
+    [(HTML_AS_PNG, "part.png", "image/png"), (SVG, "part.svg", "image/svg+xml")],
+    ids=["html-pretending-to-be-png", "svg"],
+)
+def test_a_file_that_is_not_an_image_is_refused(staff_client, content, name, content_type):
+    image = upload(content, name, content_type)
+    response = staff_client.post(f"{CHANGELIST}add/", part_form(image=image))
+    assert response.status_code == 200
+    assert response.context["adminform"].form.errors["image"] == [IMAGE_INVALID]
+    assert not Part.objects.exists()

@@ -96,6 +96,7 @@ class TestClean:
         with Image.open(io.BytesIO(clean.content)) as image:
             assert image.mode == "RGBA"
             assert image.getpixel((0, 0))[3] == 0
+
     def test_a_palette_png_with_transparency_stays_transparent(self):
         image = picture(mode="RGBA").convert("P")
         out = io.BytesIO()
