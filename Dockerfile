@@ -27,10 +27,11 @@ COPY --from=frontend /build/static/dist/ static/dist/
 # without a secret key when DEBUG is off; this one serves collectstatic only.
 RUN DEBUG=0 SECRET_KEY=collectstatic-only python manage.py collectstatic --noinput -v 0
 # The app runs as `shop`, which cannot change its own code. /srv/shop/static is where
-# compose.yaml's migrate step copies the static files for nginx.
+# compose.yaml's migrate step copies the static files for nginx; /srv/shop/media is where the
+# app servers store uploaded part images (a volume, served by nginx).
 RUN useradd --system --uid 10001 --no-create-home --home-dir /app shop \
-    && mkdir -p /srv/shop/static \
-    && chown shop /srv/shop/static
+    && mkdir -p /srv/shop/static /srv/shop/media \
+    && chown shop /srv/shop/static /srv/shop/media
 USER shop
 ENV PORT=8000
 EXPOSE 8000

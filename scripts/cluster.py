@@ -91,7 +91,12 @@ def prepare(
     # nginx's workers (an unprivileged user when started by root) write temp files here.
     run_dir.chmod(0o755)
     (run_dir / "temp").mkdir(exist_ok=True)
+    # Uploaded part images: both app servers write here, nginx serves /media/ from it.
+    media_root = Path(env.get("MEDIA_ROOT") or run_dir / "media")
+    media_root.mkdir(parents=True, exist_ok=True)
+    media_root.chmod(0o755)
     env |= {
+        "MEDIA_ROOT": str(media_root),
         "CLUSTER_RUN": str(run_dir),
         "CLUSTER_PORT": str(port_or_free(port) if port else free_port()),
         "APP_A_PORT": str(free_port()),
@@ -103,6 +108,7 @@ def prepare(
         app_a_port=env["APP_A_PORT"],
         app_b_port=env["APP_B_PORT"],
         static_root=STATIC_ROOT,
+        media_root=env["MEDIA_ROOT"],
     )
     (run_dir / "nginx.conf").write_text(nginx_conf)
     env_file = run_dir / "cluster.env"

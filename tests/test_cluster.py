@@ -9,12 +9,15 @@ PostgreSQL (DATABASE_URL) and Redis (REDIS_URL), and is skipped, saying which is
 otherwise; without nginx (which .ci/run installs) it fails.
 """
 
+import io
 import json
 import os
 import re
 import secrets
+import shutil
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from dataclasses import dataclass
@@ -24,6 +27,7 @@ from urllib.parse import urlsplit
 import pytest
 import redis
 import requests
+from PIL import Image
 
 from scripts import cluster as cluster_script
 from scripts.servers import ROOT, Cluster, manage, with_path
@@ -61,7 +65,17 @@ def cluster_unavailable() -> str | None:
 
 
 @pytest.fixture(scope="module")
-def cluster(tmp_path_factory):
+def cluster_media():
+    """The cluster's media folder: temporary, and readable by nginx's unprivileged workers
+    (pytest's own temporary folders are not)."""
+    folder = Path(tempfile.mkdtemp(prefix="shop-cluster-media-"))
+    folder.chmod(0o755)
+    yield folder
+    shutil.rmtree(folder, ignore_errors=True)
+
+
+@pytest.fixture(scope="module")
+def cluster(tmp_path_factory, cluster_media):
     reason = cluster_unavailable()
     if reason:
         pytest.skip(reason)
@@ -76,7 +90,7 @@ def cluster(tmp_path_factory):
         fresh=True,
         quiet=True,
         # One shopper orders through the failover without paying: lift the unpaid-order cap.
-        settings={"MAX_UNPAID_ORDERS": "1000"},
+        settings={"MAX_UNPAID_ORDERS": "1000", "MEDIA_ROOT": str(cluster_media)},
     )
     shop = Cluster(env).start()
     try:
@@ -232,6 +246,36 @@ def test_part_changed_through_one_app_server_shows_on_the_other_at_once(cluster)
     assert name not in page(a, "/allparts")
     assert name not in page(a, "/")
     assert part_id not in part_ids(a)
+
+
+def test_an_image_uploaded_through_one_app_server_is_served_by_nginx(cluster):
+    """Both app servers store uploads in the one media folder; nginx serves /media/ from it
+    (no app server is asked: the answer carries none of the app's headers)."""
+    image = io.BytesIO()
+    Image.new("RGB", (32, 24), "orange").save(image, "PNG")
+    added = requests.post(
+        f"{cluster.url}/api/allparts",
+        data={
+            "name": f"Cluster mirror {secrets.token_hex(4)}",
+            "price": "19.50",
+            "minimumOrderQuantity": "1",
+            "availableQuantity": "3",
+        },
+        files={"image": ("mirror.png", image.getvalue(), "image/png")},
+        headers=bearer(cluster.url, ADMIN),
+        timeout=TIMEOUT,
+    )
+    assert added.status_code == 201, added.text
+    img = added.json()["img"]
+    assert img.startswith("/media/parts/")
+
+    served = requests.get(f"{cluster.url}{img}", timeout=TIMEOUT)
+    assert served.status_code == 200
+    assert served.headers["Content-Type"] == "image/png"
+    assert "Content-Security-Policy" not in served.headers  # nginx's answer, not Django's
+    assert Image.open(io.BytesIO(served.content)).size == (32, 24)
+    for app in (0, 1):  # and an app server alone (no nginx in front) serves it too
+        assert requests.get(f"{cluster.app_url(app)}{img}", timeout=TIMEOUT).status_code == 200
 
 
 PAGES = ("/", "/allparts", "/api/allparts?limit=5", "/blogs")

@@ -51,6 +51,7 @@ ADMIN = [
     "/dashboard/manageorders",
     "/dashboard/manageparts",
     "/dashboard/addparts",
+    "/dashboard/parts/{part}/edit",
     "/dashboard/users",
 ]
 

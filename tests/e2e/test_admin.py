@@ -66,7 +66,7 @@ def test_add_a_part_and_see_it_in_all_parts(site, admin):
     site.get_by_label("Description").fill("E-marked amber LEDs.")
     site.get_by_label("Available Quantity").fill("40")
     site.get_by_label("Price").fill("19.90")
-    site.get_by_label("Image").fill("/static/img/parts/led-headlight.svg")
+    site.get_by_label("Image URL").fill("/static/img/parts/led-headlight.svg")
     site.get_by_role("button", name="Add parts").click()
     expect(site.get_by_text("Parts Added").first).to_be_visible()
     site.goto("/allparts")

@@ -24,7 +24,8 @@ export function previewableUrl(value) {
 function show(img, src) {
   delete img.dataset.fellBack; // a new picture may fall back again
   img.src = src;
-  img.hidden = !src;
+  const frame = img.closest("[data-preview-frame]") ?? img; // the picture and its caption
+  frame.hidden = !src;
 }
 
 function say(input, message) {
