@@ -1,4 +1,5 @@
-// Builds every src/islands/*.jsx (and src/site.js, the small script of every page) into
+// Builds every src/islands/*.jsx (and src/site.js, the small script of every page, and
+// src/part-image.js, the part forms' image preview) into
 // ../static/dist, writes manifest.json, which the `island_assets` template tag reads:
 //   {"purchase-form": {"file": "purchase-form-AB12.js", "imports": ["chunk-CD34.js"], "css": []}}
 // and builds the Tailwind + daisyUI stylesheet static/dist/app.css.
@@ -24,6 +25,8 @@ const islands = fs.existsSync(islandsDir)
   : [];
 const entryPoints = {
   site: path.join(here, "src", "site.js"),
+  // The part forms' image preview (no React): only the pages that have one load it.
+  "part-image": path.join(here, "src", "part-image.js"),
   ...Object.fromEntries(
     islands.map((name) => [path.basename(name, ".jsx"), path.join(islandsDir, name)]),
   ),

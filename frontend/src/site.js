@@ -1,10 +1,8 @@
 // The small script of every page (no React): keeps the spec's accessToken in step with the
 // session, gives forms their confirmation and loading indicator, closes menus on Escape or a
-// tap outside, replaces broken part images, previews a part form's image and keeps hidden
-// slides out of the Tab order.
+// tap outside, replaces broken part images and keeps hidden slides out of the Tab order.
 import { watchImages } from "./lib/images.js";
 import { watchMenus } from "./lib/menus.js";
-import { watchPreviews } from "./lib/preview.js";
 import { clearToken, exchangeToken, signedInEmail, storedToken } from "./lib/session.js";
 import { watchSlides } from "./lib/slides.js";
 
@@ -35,5 +33,4 @@ syncToken();
 document.addEventListener("submit", onSubmit);
 watchMenus();
 watchImages();
-watchPreviews();
 watchSlides();
