@@ -9,6 +9,7 @@ from decimal import Decimal
 import pytest
 from django.conf import settings
 
+from accounts.services import user_make_admin
 from catalog.models import Part
 from catalog.tests.factories import PartFactory
 from catalog.tests.test_admin import change_form_data
@@ -99,6 +100,15 @@ class TestParts:
         assert "+5" in movements and "Delivery 42" in movements and admin_user.email in movements
         assert "Order placed" in movements and user.email in movements
         assert "Initial stock" in movements
+
+    def test_a_shop_admin_who_is_not_a_superuser_reads_it_too(self, client, user):
+        user_make_admin(user=user)
+        client.force_login(user)
+        part = PartFactory()
+
+        html = history_page(client, f"{CHANGELIST}{part.pk}/history/")
+
+        assert "Stock movements" in html and "Initial stock" in html
 
     def test_stock_changes_are_movements_not_part_versions(self, as_admin):
         part = PartFactory(available_quantity=10)
