@@ -38,7 +38,7 @@ def expect_loaded(image) -> None:
 def test_add_parts_uploads_an_image_with_a_preview(site, admin):
     site.goto("/dashboard/addparts")
     preview = site.get_by_role("img", name="Preview of the part's image")
-    expect(preview).to_be_hidden()
+    expect(preview).to_have_attribute("src", "/static/img/parts/placeholder.svg")
     site.get_by_label("Name").fill("Bar-end mirror")
     site.get_by_label("Minimum Order Quantity").fill("1")
     site.get_by_label("Available Quantity").fill("8")
@@ -99,7 +99,8 @@ def test_an_svg_is_refused_in_the_browser_with_the_shops_words(site, admin):
     expect(site.get_by_text(IMAGE_INVALID)).to_be_visible()
     expect(upload).to_have_attribute("aria-invalid", "true")
     assert upload.evaluate("input => input.files.length") == 0
-    expect(site.get_by_role("img", name="Preview of the part's image")).to_be_hidden()
+    preview = site.get_by_role("img", name="Preview of the part's image")
+    expect(preview).to_have_attribute("src", "/static/img/parts/placeholder.svg")
 
 
 def test_a_file_pretending_to_be_a_png_is_refused_by_the_server(site, admin):

@@ -24,8 +24,6 @@ export function previewableUrl(value) {
 function show(img, src) {
   delete img.dataset.fellBack; // a new picture may fall back again
   img.src = src;
-  const frame = img.closest("[data-preview-frame]") ?? img; // the picture and its caption
-  frame.hidden = !src;
 }
 
 function say(input, message) {
@@ -57,6 +55,7 @@ function onChange(event) {
   const img = document.getElementById(input.dataset.preview);
   if (!img) return;
   if (input.type === "file") onFile(input, img);
+  else if (!input.value.trim()) show(img, img.dataset.fallback ?? "");
   else {
     const url = previewableUrl(input.value);
     if (url) show(img, url);
