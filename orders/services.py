@@ -232,8 +232,19 @@ def _release_lapsed(due) -> int:
     ids = [pk for pk, _, _ in rows]
     Booking.objects.filter(pk__in=ids).update(released_at=now)
     if ids:
+        _record_versions(ids, reason="The order's hold lapsed unpaid")
         run_after_commit(tasks.send_bookings_expired, booking_ids=ids)
     return len(ids)
+
+
+def _record_versions(ids: list[int], *, reason: str) -> None:
+    """Keep a history version of orders changed by one UPDATE (the history sees saves only):
+    two queries for the batch. Nobody made the change but the shop itself, whichever request
+    happened to set it off (a shopper's order releases other shoppers' lapsed holds)."""
+    bookings = list(Booking.objects.filter(pk__in=ids))
+    for booking in bookings:
+        booking._history_user = None
+    Booking.history.bulk_history_create(bookings, update=True, default_change_reason=reason)
 
 
 def booking_cancel(*, booking: Booking) -> bool:

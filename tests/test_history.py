@@ -8,6 +8,7 @@ from decimal import Decimal
 
 import pytest
 from django.conf import settings
+from django.utils import timezone
 
 from accounts.services import user_make_admin
 from catalog.models import Part
@@ -150,6 +151,30 @@ class TestOrders:
 
         html = history_page(staff_client, f"/admin/orders/booking/{booking.pk}/history/")
         assert user.email in html and admin_user.email in html
+
+    def test_a_lapsed_hold_released_in_a_batch_is_a_version_made_by_the_shop(
+        self, user, other_user
+    ):
+        part = PartFactory(available_quantity=10, minimum_order_quantity=1)
+        placed = bearer_client(user).post(
+            "/api/booking",
+            {"partId": part.pk, "quantity": 1, "address": "1 Road", "phone": "+441130000000"},
+            format="json",
+        )
+        booking = Booking.objects.get(pk=placed.json()["_id"])
+        Booking.objects.filter(pk=booking.pk).update(expires_at=timezone.now())
+
+        # Another shopper's order of the part releases the lapsed hold first.
+        bearer_client(other_user).post(
+            "/api/booking",
+            {"partId": part.pk, "quantity": 1, "address": "2 Road", "phone": "+441130000001"},
+            format="json",
+        )
+
+        record = latest(booking)
+        assert record.released_at is not None
+        assert (record.history_type, record.history_user) == ("~", None)
+        assert "lapsed" in record.history_change_reason
 
     def test_an_order_page_in_django_admin_links_its_history(self, staff_client, user):
         part = PartFactory(available_quantity=10, minimum_order_quantity=1)
