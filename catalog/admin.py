@@ -160,10 +160,6 @@ class PartAdmin(RecordOnlyHistoryAdmin):
     def delete_model(self, request, obj):
         services.part_delete(part=obj)
 
-    def delete_queryset(self, request, queryset):
-        for part in queryset:
-            services.part_delete(part=part)
-
     def get_urls(self):
         adjust = self.admin_site.admin_view(self.adjust_stock_view)
         return [

@@ -82,20 +82,7 @@ class BookingAdmin(RecordOnlyHistoryAdmin):
         return super().has_delete_permission(request, obj)
 
     def delete_model(self, request, obj):
-        try:
-            booking_cancel(booking=obj)
-        except ShopError as exc:
-            self.message_user(
-                request, f"Order #{obj.pk} was not deleted: {exc.message}", messages.ERROR
-            )
-
-    def delete_queryset(self, request, queryset):
-        for booking in queryset:
-            try:
-                booking_cancel(booking=booking)
-            except ShopError as exc:
-                message = f"Order #{booking.pk} was not deleted: {exc.message}"
-                self.message_user(request, message, messages.ERROR)
+        booking_cancel(booking=obj)
 
     @admin.action(description="Refund selected paid orders", permissions=["change"])
     def refund_paid_orders(self, request, queryset):

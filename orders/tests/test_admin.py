@@ -3,11 +3,13 @@
 import pytest
 
 from accounts.tests.factories import UserFactory
+from catalog.models import Part
 from catalog.tests.factories import PartFactory
 from orders.models import Booking, PaymentEvent
 from orders.services import booking_confirm_payment, booking_start_payment
 from orders.tests.factories import BookingFactory
 from orders.tests.stripe_helpers import intent_id_of, pay
+from tests.stripe_fake import free_port
 
 CHANGELIST = "/admin/orders/booking/"
 
@@ -206,3 +208,53 @@ def test_payment_events_are_listed_and_searchable(staff_client):
     assert response.status_code == 200
     assert list(response.context["cl"].result_list)[0].event_id == "evt_123"
     assert staff_client.get("/admin/orders/booking/?q=pi_abc").context["cl"].result_count == 1
+
+
+class TestStripeUnreachable:
+    """A delete that must cancel a payment at Stripe first, with Stripe down: nothing is
+    deleted, the page says why (never "deleted", never a 500)."""
+
+    @pytest.fixture
+    def unpaid(self, stripe_on, shopper, settings):
+        part = PartFactory(name="Clutch lever", available_quantity=10)
+        booking = BookingFactory(user=shopper, part=part, quantity=2)
+        booking_start_payment(booking=booking)  # a PaymentIntent that must be cancelled
+        settings.STRIPE_API_BASE = f"http://127.0.0.1:{free_port()}"
+        return booking
+
+    def test_deleting_the_order(self, staff_client, unpaid):
+        url = f"{CHANGELIST}{unpaid.pk}/delete/"
+        response = staff_client.post(url, {"post": "yes"}, follow=True)
+
+        assert response.status_code == 200
+        assert response.redirect_chain[-1][0] == f"{CHANGELIST}{unpaid.pk}/change/"
+        [(level, text)] = messages_of(response)
+        assert level == "error"
+        assert text.startswith(f"“{unpaid}” was not deleted: ")
+        assert Booking.objects.filter(pk=unpaid.pk).exists()
+
+    def test_deleting_the_part(self, staff_client, unpaid):
+        part = unpaid.part
+        url = f"/admin/catalog/part/{part.pk}/delete/"
+        response = staff_client.post(url, {"post": "yes"}, follow=True)
+
+        assert response.status_code == 200
+        [(level, text)] = messages_of(response)
+        assert (level, text.startswith(f"“{part}” was not deleted: ")) == ("error", True)
+        assert Part.objects.filter(pk=part.pk).exists()
+        unpaid.refresh_from_db()
+        assert unpaid.state == Booking.State.UNPAID
+
+    def test_deleting_parts_in_bulk_keeps_the_one_stripe_must_clear(self, staff_client, unpaid):
+        free = PartFactory(name="Spare bolt")
+        response = staff_client.post(
+            "/admin/catalog/part/",
+            {"action": "delete_selected", "_selected_action": [unpaid.part_id, free.pk],
+             "post": "yes"},
+            follow=True,
+        )  # fmt: skip
+
+        assert response.status_code == 200
+        errors = [text for level, text in messages_of(response) if level == "error"]
+        assert errors and errors[0].startswith(f"“{unpaid.part}” was not deleted: ")
+        assert set(Part.objects.values_list("pk", flat=True)) == {unpaid.part_id}
