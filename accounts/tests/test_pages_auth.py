@@ -437,8 +437,9 @@ def test_an_expired_google_token_is_our_failure_page(client, google_on, monkeypa
 def test_the_navbar_signs_out_with_a_post_to_logout(client, user):
     client.force_login(user)
     html = page(client.get("/"))
-    assert re.search(r'<form method="post" action="/logout" data-signout', html)
-    assert f"{user.get_short_name()} (Sign Out)" in html
+    assert re.search(r'<form id="signout" method="post" action="/logout" data-signout', html)
+    button = f'<button type="submit" form="signout">{user.get_short_name()} (Sign Out)</button>'
+    assert button in html
 
 
 @pytest.mark.django_db
