@@ -247,8 +247,15 @@ def lapsed_holds(run: Run) -> list[Section]:
 def owner_tools(run: Run) -> list[Section]:
     from bench.lib import owner
 
-    timing = {"seconds": run.args.seconds, "warmup": run.args.warmup, "rounds": run.args.rounds}
-    return [owner.section(run.server.url, admin_session=run.shop.admin_session, log=log, **timing)]
+    return [
+        owner.section(
+            run.server.url,
+            reads=run.reads,
+            admin_session=run.shop.admin_session,
+            rounds=run.args.rounds,
+            log=log,
+        )
+    ]
 
 
 def worker_memory(run: Run) -> list[Section]:

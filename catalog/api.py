@@ -59,7 +59,13 @@ class PartListApi(APIView):
             return HttpResponse(part_list_json(), content_type="application/json")
         search = PartSearchInputSerializer(data=request.query_params)
         search.is_valid(raise_exception=True)
-        return page_response(part_search(search.part_query()), PartOutputSerializer, search)
+        query = search.part_query()
+        return page_response(
+            part_search(query),
+            PartOutputSerializer,
+            search,
+            count_in_rows=query.reads_every_match,
+        )
 
     @extend_schema(
         request=PartInputSerializer,

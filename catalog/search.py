@@ -54,6 +54,13 @@ class PartQuery:
     def words(self) -> list[str]:
         return WORDS.findall(self.q.lower())[:10]
 
+    @property
+    def reads_every_match(self) -> bool:
+        """Matching words reads every part (and ranks the matches): a page of results then
+        counts them on the same query. Without words a count of its own is cheaper than
+        numbering every part for a page of 24."""
+        return bool(self.words)
+
 
 def part_search(query: PartQuery) -> QuerySet[Part]:
     """The parts that match `query`, in its order (with `rank` when words were given)."""

@@ -65,9 +65,15 @@ def part_page(*, page: object = 1, per_page: int = PARTS_PER_PAGE) -> ListPage:
     return cached(CACHE, f"page:{per_page}:{number}", load)
 
 
-def page_of(parts: QuerySet[Part], *, page: object = 1, per_page: int = PARTS_PER_PAGE):
+def page_of(
+    parts: QuerySet[Part],
+    *,
+    page: object = 1,
+    per_page: int = PARTS_PER_PAGE,
+    count_in_rows: bool = False,
+):
     """One page of any list of parts (search results), in the same shape as part_page's."""
-    return _page_of(parts, page=page, per_page=per_page)
+    return _page_of(parts, page=page, per_page=per_page, count_in_rows=count_in_rows)
 
 
 def newest_parts(limit: int) -> list[Part]:

@@ -37,7 +37,10 @@ def allparts(request):
     search = PartSearchInputSerializer(data=request.GET)
     searching = any(request.GET.get(field) for field in SEARCH_FIELDS) and search.is_valid()
     if searching:
-        page = selectors.page_of(part_search(search.part_query()), page=number)
+        query = search.part_query()
+        page = selectors.page_of(
+            part_search(query), page=number, count_in_rows=query.reads_every_match
+        )
     else:
         page = selectors.part_page(page=number)
     query = request.GET.copy()

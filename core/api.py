@@ -94,14 +94,20 @@ class PageInputSerializer(serializers.Serializer):
 
 
 def page_response(
-    items, serializer_class, page: PageInputSerializer, *, total: int | None = None
+    items,
+    serializer_class,
+    page: PageInputSerializer,
+    *,
+    total: int | None = None,
+    count_in_rows: bool = False,
 ) -> Response:
     """One `?limit=N&offset=M` slice of `items` (a queryset, in its order) serialized by
     `serializer_class`, with X-Total-Count: how many items there are before the slice
-    (`total` when the caller knows it, e.g. from a cache; else counted)."""
+    (`total` when the caller knows it, e.g. from a cache; else counted: core.paging)."""
     offset = page.validated_data["offset"]
     limit = page.validated_data.get("limit")
-    rows, total = counted_slice(items, offset, offset + limit if limit else None, total=total)
+    stop = offset + limit if limit else None
+    rows, total = counted_slice(items, offset, stop, total=total, count_in_rows=count_in_rows)
     response = Response(serializer_class(rows, many=True).data)
     response["X-Total-Count"] = str(total)
     return response

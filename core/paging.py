@@ -58,28 +58,44 @@ def page_number(value: object, *, last: int) -> int:
 
 
 def counted_slice(
-    items: Sequence, start: int, stop: int | None, *, total: int | None = None
+    items: Sequence,
+    start: int,
+    stop: int | None,
+    *,
+    total: int | None = None,
+    count_in_rows: bool = False,
 ) -> tuple[list, int]:
-    """items[start:stop] and how many items there are in all, from one query when `items` is a
-    queryset: the total rides on each row (a window over the whole result). A slice past the
-    end costs a count as well. `total`, when the caller knows it (a cache), is taken as is."""
-    if total is not None or not isinstance(items, QuerySet):
-        rows = list(items[start:stop])
-        return rows, len(items) if total is None else total
-    rows = list(items.annotate(_total=Window(Count("*")))[start:stop])
-    return rows, rows[0]._total if rows else items.count()
+    """items[start:stop] and how many items there are in all. `total`, when the caller knows
+    it (a cache), is taken as is. `count_in_rows` (for a queryset whose every row is read
+    anyway, such as a ranked search) has the total ride on each row, a window over the whole
+    result: one query instead of two (a slice past the end still costs a count). Elsewhere a
+    separate count is cheaper: the window would number every row to return a few."""
+    if total is None and count_in_rows and isinstance(items, QuerySet):
+        rows = list(items.annotate(_total=Window(Count("*")))[start:stop])
+        return rows, rows[0]._total if rows else items.count()
+    rows = list(items[start:stop])
+    if total is None:
+        total = items.count() if isinstance(items, QuerySet) else len(items)
+    return rows, total
 
 
 def page_of(
-    items: Sequence, *, page: object = 1, per_page: int, count: Callable[[], int] | None = None
+    items: Sequence,
+    *,
+    page: object = 1,
+    per_page: int,
+    count: Callable[[], int] | None = None,
+    count_in_rows: bool = False,
 ) -> ListPage:
-    """One page of `items` (a queryset: only that page's rows and, on the same query, their
-    count are read). `page` may be anything a query string holds: not a whole number gives the
-    first page, out of range the nearest one (then read again). `count`, when given, says how
-    many items there are (e.g. from a cache)."""
+    """One page of `items` (a queryset: only that page's rows and their count are read).
+    `page` may be anything a query string holds: not a whole number gives the first page, out
+    of range the nearest one (then read again). `count`, when given, says how many items there
+    are (e.g. from a cache); `count_in_rows` as for counted_slice."""
     wanted = page_number(page, last=10**6)
     start = (wanted - 1) * per_page
-    rows, total = counted_slice(items, start, start + per_page, total=count() if count else None)
+    total = count() if count else None
+    stop = start + per_page
+    rows, total = counted_slice(items, start, stop, total=total, count_in_rows=count_in_rows)
     paginator = Paginator(range(total), per_page)  # pages of positions: no rows loaded
     number = min(wanted, paginator.num_pages)
     if number != wanted:

@@ -25,7 +25,7 @@ from django.test.utils import CaptureQueriesContext
 
 from accounts.models import User
 from bench.lib.data import token_of
-from bench.lib.reads import Paired, Reads, errors
+from bench.lib.reads import Paired, Reads, Target, errors
 from bench.lib.report import Row, Section, table
 from catalog.models import Part
 from core import versioned_cache
@@ -250,23 +250,23 @@ def generated_orders():
 
 
 def section(
-    base_url: str, *, admin_session: str, seconds: int, warmup: int, rounds: int, log: Callable
+    base_url: str, *, reads: Reads, admin_session: str, rounds: int, log: Callable
 ) -> Section:
     """Top the orders up to SMALL, measure, to CSV_SMALL (export), to LARGE (measure,
-    export); then the generated orders are removed."""
+    export); then the generated orders are removed. `reads` alternates with the baselines."""
     admin = Admin.of(admin_session)
-    reads = Reads(base_url, seconds=seconds, warmup=warmup, headers=admin.headers, log=log)
+    targets = [Target(path, base_url + path, headers=admin.headers(path)) for path in PATHS]
     with generated_orders() as after:
         add_orders(SMALL, after=after)
         log(f"owner: {Booking.objects.count():,} orders")
-        small = reads.measure(f"{SMALL} orders", PATHS, rounds)
+        small = reads.measure(f"{SMALL} orders", targets, rounds)
         small_queries = count_queries(admin)
         add_orders(CSV_SMALL, after=after)
         small_export = export(admin)
         log(f"owner: {Booking.objects.count():,} orders; export {small_export}")
         add_orders(LARGE, after=after)
         log(f"owner: {Booking.objects.count():,} orders")
-        large = reads.measure(f"{LARGE:,} orders", PATHS, rounds)
+        large = reads.measure(f"{LARGE:,} orders", targets, rounds)
         large_queries = count_queries(admin)
         large_export = export(admin)
         log(f"owner: export {large_export}")
@@ -282,15 +282,15 @@ def report(
     rows = []
     for path in PATHS:
         before, got = small[path], large[path]
-        change = got.share / before.share - 1
+        change = got.share() / before.share() - 1
         rows.append(
             Row(
                 f"{LARGE:,} orders: admin `{path}`, req/s",
-                f"{got.rps:,.0f} ({got.share:.0%} of bare; at {SMALL} orders "
-                f"{before.rps:,.0f}, {before.share:.0%}): {change:+.0%}{errors(got)}",
+                f"{got.rps:,.0f} ({got.share():.0%} of bare; at {SMALL} orders "
+                f"{before.rps:,.0f}, {before.share():.0%}): {change:+.0%}{errors(got)}",
                 f"within {TOLERANCE:.0%} of the {SMALL}-order figure",
                 change >= -TOLERANCE and not got.errors and not before.errors,
-                bare=f"{got.bare_rps:,.0f}",
+                bare=f"{got.bare_rps():,.0f}",
             )
         )
     few, many = queries
