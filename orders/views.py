@@ -10,9 +10,11 @@ from django.shortcuts import render
 from django.urls import reverse
 from django.utils import timezone
 
+from catalog.selectors import CACHE as CATALOG
 from core.api import get_or_404
 from core.island_props import island_props
 from core.page_guards import shop_admin_required
+from core.versioned_cache import TIMEOUT, keep, recall, versions
 
 from . import payments, selectors
 from .models import Booking
@@ -62,10 +64,40 @@ def order_page(request, pk):
     return render(request, "dashboard/order.html", context)
 
 
+def my_orders_json(user) -> list[dict]:
+    """The orders of `user` as island props hold them (bookings_json, numbers as the API
+    writes them), kept per user: under the versions of all orders and of the catalog (any
+    order saved or deleted, or a part deleted, which unlinks its orders, gives a new key on
+    every app server), and no longer than until the first unpaid hold among them lapses (its
+    state turns to expired with no write)."""
+    version = versions(selectors.CACHE, CATALOG)  # before the rows: a change after it bumps
+    if version is None:
+        return island_props(orders=bookings_json(selectors.booking_list_of(user=user)))["orders"]
+    key = f"my-orders:{user.pk}:{version}"
+    orders = recall(key)
+    if orders is None:
+        bookings = list(selectors.booking_list_of(user=user))
+        orders = island_props(orders=bookings_json(bookings))["orders"]
+        timeout = seconds_until_a_hold_lapses(bookings)
+        if timeout > 0:
+            keep(key, orders, timeout)
+    return orders
+
+
+def seconds_until_a_hold_lapses(bookings) -> int:
+    """Whole seconds (rounded down, at most TIMEOUT) before the first unpaid hold among
+    `bookings` lapses and its state changes with time alone."""
+    now = timezone.now()
+    holds = [b.expires_at for b in bookings if b.state == Booking.State.UNPAID and b.expires_at]
+    if not holds:
+        return TIMEOUT
+    return max(0, min(TIMEOUT, math.floor((min(holds) - now).total_seconds())))
+
+
 @login_required
 def my_orders(request):
     """My Order: the signed-in user's orders (the same list as GET /api/booking?email=…)."""
-    props = orders_props(selectors.booking_list_of(user=request.user))
+    props = {"orders": my_orders_json(request.user), "paymentsOn": payments.is_configured()}
     return render(request, "dashboard/myorder.html", {"props": props})
 
 
