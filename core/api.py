@@ -94,15 +94,16 @@ class PageInputSerializer(serializers.Serializer):
 
 
 def page_response(
-    items, serializer_class, page: PageInputSerializer, *, total: int | None = None
+    items, serializer_class, page: PageInputSerializer, *, total: int | None = None, write=None
 ) -> Response:
     """One `?limit=N&offset=M` slice of `items` (a queryset, in its order) serialized by
-    `serializer_class`, with X-Total-Count: how many items there are before the slice
-    (`total` when the caller knows it, e.g. from a cache; else counted)."""
+    `serializer_class` (or written by `write(rows)`, the same JSON by a quicker way), with
+    X-Total-Count: how many items there are before the slice (`total` when the caller knows
+    it, e.g. from a cache; else counted)."""
     offset = page.validated_data["offset"]
     limit = page.validated_data.get("limit")
     rows, total = counted_slice(items, offset, offset + limit if limit else None, total=total)
-    response = Response(serializer_class(rows, many=True).data)
+    response = Response(write(rows) if write else serializer_class(rows, many=True).data)
     response["X-Total-Count"] = str(total)
     return response
 

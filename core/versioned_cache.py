@@ -98,10 +98,18 @@ def remember(key: str, compute: Callable[[], T], timeout: int = TIMEOUT) -> T:
     return value
 
 
-def cached(name: str, key: str, compute: Callable[[], T], timeout: int = TIMEOUT) -> T:
+def cached(
+    name: str,
+    key: str,
+    compute: Callable[[], T],
+    timeout: int = TIMEOUT,
+    *,
+    version: str | None = None,
+) -> T:
     """`compute()`, kept until `name` is invalidated (computed afresh while the shared
-    cache is down)."""
-    version = versions(name)
+    cache is down). `version`: `versions(name)` as this request already read it (saves a
+    round trip); read now when not given."""
+    version = version or versions(name)
     if version is None:
         return compute()
     return remember(f"{name}:{version}:{key}", compute, timeout)

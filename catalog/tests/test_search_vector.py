@@ -5,7 +5,7 @@ import pytest
 from django.core.management import call_command
 from django.db import connection
 
-from catalog import services
+from catalog import services, stock
 from catalog.models import Category, Part
 from catalog.tests.factories import PartFactory
 
@@ -145,3 +145,15 @@ def test_the_stored_vector_is_the_one_computed_from_the_fields(exhausts):
             [part.name, exhausts.name, part.description],
         )
         assert part.search_vector == cursor.fetchone()[0]
+
+
+def test_a_search_answer_shows_a_part_as_it_is_now(anon):
+    """Each part's JSON is kept per catalog version: a stock change or a rename shows at once."""
+    part = PartFactory(name="Chain lube", available_quantity=5)
+    assert anon.get("/api/allparts?q=lube").json()[0]["availableQuantity"] == 5
+
+    stock.stock_adjust(part=part, change=3, by=None)
+    assert anon.get("/api/allparts?q=lube").json()[0]["availableQuantity"] == 8
+
+    services.part_update(part=part, name="Chain lube spray")
+    assert anon.get("/api/allparts?q=lube").json()[0]["name"] == "Chain lube spray"
