@@ -117,9 +117,11 @@ def cached(
 
 def invalidate(name: str) -> None:
     """Drop every cached read of `name`: now, and again once the transaction commits (a
-    reader in between may have cached the rows as they were before the commit)."""
+    reader in between may have cached the rows as they were before the commit); once when
+    there is no transaction (the write is already committed)."""
     _bump(name)
-    transaction.on_commit(lambda: _bump(name))
+    if transaction.get_connection().in_atomic_block:
+        transaction.on_commit(lambda: _bump(name))
 
 
 def _bump(name: str) -> None:
