@@ -9,6 +9,8 @@ from django.http import QueryDict
 from django.shortcuts import render
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.html import json_script
+from django.utils.safestring import mark_safe
 
 from catalog.selectors import CACHE as CATALOG
 from core.api import get_or_404
@@ -64,24 +66,22 @@ def order_page(request, pk):
     return render(request, "dashboard/order.html", context)
 
 
-def my_orders_json(user) -> list[dict]:
-    """The orders of `user` as island props hold them (bookings_json, numbers as the API
-    writes them), kept per user: under the versions of all orders and of the catalog (any
-    order saved or deleted, or a part deleted, which unlinks its orders, gives a new key on
-    every app server), and no longer than until the first unpaid hold among them lapses (its
-    state turns to expired with no write)."""
+def my_orders_script(user) -> str:
+    """My Order's island props as the page writes them (`json_script` of orders_props), kept
+    per user: under the versions of all orders and of the catalog (any order saved or
+    deleted, or a part deleted, which unlinks its orders, gives a new key on every app
+    server), and no longer than until the first unpaid hold among them lapses (its state
+    turns to expired with no write)."""
     version = versions(selectors.CACHE, CATALOG)  # before the rows: a change after it bumps
-    if version is None:
-        return island_props(orders=bookings_json(selectors.booking_list_of(user=user)))["orders"]
-    key = f"my-orders:{user.pk}:{version}"
-    orders = recall(key)
-    if orders is None:
+    key = f"my-orders:{user.pk}:{version}:{payments.is_configured()}"
+    script = recall(key) if version else None
+    if script is None:
         bookings = list(selectors.booking_list_of(user=user))
-        orders = island_props(orders=bookings_json(bookings))["orders"]
+        script = str(json_script(orders_props(bookings)))
         timeout = seconds_until_a_hold_lapses(bookings)
-        if timeout > 0:
-            keep(key, orders, timeout)
-    return orders
+        if version and timeout > 0:
+            keep(key, script, timeout)
+    return mark_safe(script)
 
 
 def seconds_until_a_hold_lapses(bookings) -> int:
@@ -97,8 +97,8 @@ def seconds_until_a_hold_lapses(bookings) -> int:
 @login_required
 def my_orders(request):
     """My Order: the signed-in user's orders (the same list as GET /api/booking?email=…)."""
-    props = {"orders": my_orders_json(request.user), "paymentsOn": payments.is_configured()}
-    return render(request, "dashboard/myorder.html", {"props": props})
+    script = my_orders_script(request.user)
+    return render(request, "dashboard/myorder.html", {"props_script": script})
 
 
 @shop_admin_required
