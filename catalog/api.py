@@ -1,5 +1,7 @@
 """Parts endpoints (API.md, "Parts")."""
 
+from functools import partial
+
 from django.http import HttpResponse
 from drf_spectacular.utils import extend_schema
 from rest_framework.exceptions import ValidationError
@@ -11,7 +13,7 @@ from rest_framework.views import APIView
 from core.api import created, errors, get_or_404, page_response, with_count
 from core.parsers import ShopJSONParser
 from core.permissions import IsShopAdmin
-from core.versioned_cache import cached
+from core.versioned_cache import cached, versions
 
 from . import selectors, services, stock
 from .models import Part
@@ -23,6 +25,7 @@ from .serializers import (
     PartOutputSerializer,
     PartSearchInputSerializer,
     StockChangeInputSerializer,
+    parts_json,
 )
 
 STOCK_BY_PATCH = (
@@ -57,6 +60,7 @@ class PartListApi(APIView):
     def get(self, request):
         if not request.query_params:  # the plain list, the common read: from the cache
             return HttpResponse(part_list_json(), content_type="application/json")
+        version = versions(selectors.CACHE)  # before the parts are read: their JSON's key
         search = PartSearchInputSerializer(data=request.query_params)
         search.is_valid(raise_exception=True)
         query = search.part_query()
@@ -65,6 +69,7 @@ class PartListApi(APIView):
             PartOutputSerializer,
             search,
             count_in_rows=query.reads_every_match,
+            write=partial(parts_json, version=version),
         )
 
     @extend_schema(

@@ -1,4 +1,6 @@
 from django.conf import settings
+from django.contrib.postgres.indexes import GinIndex
+from django.contrib.postgres.search import SearchVectorField
 from django.db import models
 from django.urls import reverse
 from simple_history.models import HistoricalRecords
@@ -35,13 +37,22 @@ class Part(models.Model):
     minimum_order_quantity = models.PositiveIntegerField(default=1)
     available_quantity = models.PositiveIntegerField(default=0)
     created_at = models.DateTimeField(auto_now_add=True)
+    # Name (A), category name (B) and description (C), English stemming. Written by the
+    # database itself on PostgreSQL (triggers in migration 0005: on every insert or update of
+    # a part, and on a category's rename), so every way of writing (services, bulk_create,
+    # admin, raw SQL) leaves it right; always null on SQLite, which searches without it.
+    search_vector = SearchVectorField(null=True, editable=False)
     # Who changed what and when (Django admin's History). The stock is left out: it changes
-    # under the part's lock by an UPDATE, never by a save, and each change is a StockMovement.
-    history = HistoricalRecords(excluded_fields=["available_quantity"])
+    # under the part's lock by an UPDATE, never by a save, and each change is a StockMovement;
+    # so is the search vector, which the database derives from the other fields.
+    history = HistoricalRecords(excluded_fields=["available_quantity", "search_vector"])
 
     class Meta:
         ordering = ["-created_at", "-id"]
-        indexes = [models.Index(fields=["-created_at", "-id"], name="catalog_part_newest")]
+        indexes = [
+            models.Index(fields=["-created_at", "-id"], name="catalog_part_newest"),
+            GinIndex(fields=["search_vector"], name="catalog_part_search"),
+        ]
         constraints = [
             models.CheckConstraint(
                 condition=models.Q(price__gt=0), name="catalog_part_price_positive"

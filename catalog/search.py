@@ -2,7 +2,9 @@
 
 On PostgreSQL the words are matched with full-text search (English stemming, so case and word
 forms do not matter), weighted so that a match in the name ranks above one in the category,
-which ranks above one in the description. On SQLite (the embedded default) each word is
+which ranks above one in the description. The weighted vector is stored on each part and kept
+by the database (`Part.search_vector`, migration 0005), with a GIN index; a part matches when
+any of the words is in it (its rank is above 0), ranked by `ts_rank` of all the words. On SQLite (the embedded default) each word is
 matched as a substring of the name, the category or the description, name matches first.
 """
 
@@ -10,9 +12,19 @@ import re
 from dataclasses import dataclass
 from decimal import Decimal
 
-from django.contrib.postgres.search import SearchQuery, SearchRank, SearchVector
 from django.db import connection
-from django.db.models import Case, F, IntegerField, Q, QuerySet, Value, When
+from django.db.models import (
+    BooleanField,
+    Case,
+    F,
+    FloatField,
+    IntegerField,
+    Q,
+    QuerySet,
+    Value,
+    When,
+)
+from django.db.models.expressions import RawSQL
 
 from .models import Part
 from .selectors import PART_LIST_FIELDS
@@ -80,15 +92,24 @@ def part_search(query: PartQuery) -> QuerySet[Part]:
     return parts.order_by(*query.order)
 
 
+# Written as SQL rather than SearchRank/SearchQuery expressions: the same SQL, without
+# compiling a tree of expressions in Python on every search.
+_QUERY = "plainto_tsquery('english'::regconfig, %s)"
+_RANK = f'ts_rank("catalog_part"."search_vector", {_QUERY})'
+# Any word (the GIN index answers it), then a rank above 0: the same parts as a rank above 0
+# alone, which is what a search has always matched.
+_MATCH = (
+    f""""catalog_part"."search_vector" @@ replace({_QUERY}::text, '&', '|')::tsquery"""
+    f" AND {_RANK} > 0"
+)
+
+
 def _matching(parts: QuerySet[Part], words: list[str]) -> QuerySet[Part]:
     if connection.vendor == "postgresql":
-        vector = (
-            SearchVector("name", weight="A", config="english")
-            + SearchVector("category__name", weight="B", config="english")
-            + SearchVector("description", weight="C", config="english")
+        text = " ".join(words)
+        return parts.annotate(rank=RawSQL(_RANK, (text,), output_field=FloatField())).filter(
+            RawSQL(_MATCH, (text, text), output_field=BooleanField())
         )
-        search = SearchQuery(" ".join(words), search_type="plain", config="english")
-        return parts.annotate(rank=SearchRank(vector, search)).filter(rank__gt=0)
     return _matching_substrings(parts, words)
 
 

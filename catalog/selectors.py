@@ -96,13 +96,14 @@ def low_stock_parts() -> list[Part]:
     return cached(CACHE, "low-stock", lambda: list(parts_low_on_stock()))
 
 
-def category_list() -> list[Category]:
+def category_list(*, version: str | None = None) -> list[Category]:
     """Every category by name, with `count` (its parts), from the cache until the catalog
-    changes."""
+    changes (`version`: the catalog's, when the caller has just read it)."""
     return cached(
         CACHE,
         "categories",
         lambda: list(Category.objects.annotate(count=Count("parts")).order_by("name")),
+        version=version,
     )
 
 

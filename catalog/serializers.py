@@ -6,6 +6,7 @@ from rest_framework import serializers
 
 from accounts.serializers import required
 from core.api import PageInputSerializer
+from core.versioned_cache import LocalMemory
 
 from . import images
 from .models import Category, Part
@@ -56,6 +57,28 @@ class PartOutputSerializer(serializers.ModelSerializer):
             "category",
             "url",
         ]
+
+
+_parts_json = LocalMemory(4096)
+PART_JSON_SECONDS = 300
+
+
+def parts_json(parts, *, version: str | None) -> list:
+    """PartOutputSerializer(parts, many=True).data, each part's written once per part and
+    catalog version in this process (as its card is: catalog/templatetags/part_cards.py). The
+    JSON shows only the part's own fields and its category's, and every write to either makes
+    a new catalog version on every app server; `version` is read before the parts were."""
+    if not version:
+        return PartOutputSerializer(parts, many=True).data
+    written = []
+    for part in parts:
+        key = f"{version}:{part.pk}"
+        data = _parts_json.get(key)
+        if data is None:
+            data = PartOutputSerializer(part).data
+            _parts_json.set(key, data, PART_JSON_SECONDS)
+        written.append(data)
+    return written
 
 
 class PartImageField(serializers.FileField):

@@ -28,7 +28,7 @@ CHANGE_ZERO = "The change must be a whole number other than 0"
 
 def _locked(part_id: int) -> Part:
     """The part's row, locked until the transaction ends (Part.DoesNotExist when gone)."""
-    return Part.objects.select_for_update().get(pk=part_id)
+    return Part.objects.select_for_update().defer("search_vector").get(pk=part_id)
 
 
 def _move(

@@ -51,7 +51,7 @@ def allparts(request):
         "searching": searching,
         "form": request.GET,
         "errors": search.errors if any(request.GET.get(f) for f in SEARCH_FIELDS) else {},
-        "categories": selectors.category_list(),
+        "categories": selectors.category_list(version=version),
         "sorts": SORT_LABELS,
         "query": query.urlencode(),
         "catalog_version": version,

@@ -98,10 +98,18 @@ def remember(key: str, compute: Callable[[], T], timeout: int = TIMEOUT) -> T:
     return value
 
 
-def cached(name: str, key: str, compute: Callable[[], T], timeout: int = TIMEOUT) -> T:
+def cached(
+    name: str,
+    key: str,
+    compute: Callable[[], T],
+    timeout: int = TIMEOUT,
+    *,
+    version: str | None = None,
+) -> T:
     """`compute()`, kept until `name` is invalidated (computed afresh while the shared
-    cache is down)."""
-    version = versions(name)
+    cache is down). `version`: `versions(name)` as this request already read it (saves a
+    round trip); read now when not given."""
+    version = version or versions(name)
     if version is None:
         return compute()
     return remember(f"{name}:{version}:{key}", compute, timeout)
@@ -109,9 +117,11 @@ def cached(name: str, key: str, compute: Callable[[], T], timeout: int = TIMEOUT
 
 def invalidate(name: str) -> None:
     """Drop every cached read of `name`: now, and again once the transaction commits (a
-    reader in between may have cached the rows as they were before the commit)."""
+    reader in between may have cached the rows as they were before the commit); once when
+    there is no transaction (the write is already committed)."""
     _bump(name)
-    transaction.on_commit(lambda: _bump(name))
+    if transaction.get_connection().in_atomic_block:
+        transaction.on_commit(lambda: _bump(name))
 
 
 def _bump(name: str) -> None:

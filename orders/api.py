@@ -42,7 +42,7 @@ from .stats import shop_stats
 def part_to_order(data: dict) -> Part:
     """The part named by partId (or, for the spec's payload, by an unambiguous partsName)."""
     if "partId" in data:
-        part = Part.objects.filter(pk=data["partId"]).first()
+        part = Part.objects.defer("search_vector").filter(pk=data["partId"]).first()
         if part is None:
             raise ValidationError({"partId": PART_UNKNOWN})
         return part

@@ -9,10 +9,14 @@ from django.http import QueryDict
 from django.shortcuts import render
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.html import json_script
+from django.utils.safestring import mark_safe
 
+from catalog.selectors import CACHE as CATALOG
 from core.api import get_or_404
 from core.island_props import island_props
 from core.page_guards import shop_admin_required
+from core.versioned_cache import TIMEOUT, keep, recall, versions
 
 from . import payments, selectors
 from .models import Booking
@@ -62,11 +66,39 @@ def order_page(request, pk):
     return render(request, "dashboard/order.html", context)
 
 
+def my_orders_script(user) -> str:
+    """My Order's island props as the page writes them (`json_script` of orders_props), kept
+    per user: under the versions of all orders and of the catalog (any order saved or
+    deleted, or a part deleted, which unlinks its orders, gives a new key on every app
+    server), and no longer than until the first unpaid hold among them lapses (its state
+    turns to expired with no write)."""
+    version = versions(selectors.CACHE, CATALOG)  # before the rows: a change after it bumps
+    key = f"my-orders:{user.pk}:{version}:{payments.is_configured()}"
+    script = recall(key) if version else None
+    if script is None:
+        bookings = list(selectors.booking_list_of(user=user))
+        script = str(json_script(orders_props(bookings)))
+        timeout = seconds_until_a_hold_lapses(bookings)
+        if version and timeout > 0:
+            keep(key, script, timeout)
+    return mark_safe(script)
+
+
+def seconds_until_a_hold_lapses(bookings) -> int:
+    """Whole seconds (rounded down, at most TIMEOUT) before the first unpaid hold among
+    `bookings` lapses and its state changes with time alone."""
+    now = timezone.now()
+    holds = [b.expires_at for b in bookings if b.state == Booking.State.UNPAID and b.expires_at]
+    if not holds:
+        return TIMEOUT
+    return max(0, min(TIMEOUT, math.floor((min(holds) - now).total_seconds())))
+
+
 @login_required
 def my_orders(request):
     """My Order: the signed-in user's orders (the same list as GET /api/booking?email=…)."""
-    props = orders_props(selectors.booking_list_of(user=request.user))
-    return render(request, "dashboard/myorder.html", {"props": props})
+    script = my_orders_script(request.user)
+    return render(request, "dashboard/myorder.html", {"props_script": script})
 
 
 @shop_admin_required
