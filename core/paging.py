@@ -91,9 +91,11 @@ def page_of(
     `page` may be anything a query string holds: not a whole number gives the first page, out
     of range the nearest one (then read again). `count`, when given, says how many items there
     are (e.g. from a cache); `count_in_rows` as for counted_slice."""
-    wanted = page_number(page, last=10**6)
-    start = (wanted - 1) * per_page
     total = count() if count else None
+    # With the count known first, a page past the end is the last page at once (one read).
+    last = max(1, -(-total // per_page)) if total is not None else 10**6
+    wanted = page_number(page, last=last)
+    start = (wanted - 1) * per_page
     stop = start + per_page
     rows, total = counted_slice(items, start, stop, total=total, count_in_rows=count_in_rows)
     paginator = Paginator(range(total), per_page)  # pages of positions: no rows loaded

@@ -106,7 +106,9 @@ class BookingAllApi(APIView):
         filters = query.filters()
         bookings = selectors.booking_search(**filters)
         total = selectors.booking_count(**filters)
-        return page_response(bookings, BookingOutputSerializer, query, total=total)
+        return page_response(
+            bookings, BookingOutputSerializer, query, total=total, write=bookings_json
+        )
 
 
 class BookingCsvApi(APIView):
