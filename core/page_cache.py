@@ -34,8 +34,18 @@ CACHEABLE_QUERY = re.compile(r"^(page=\d{1,3})?$")
 LEARNED_PATHS = 20_000  # paths remembered per process (then forgotten and learned again)
 _NOTE = "_visitor_page"  # on the request: (key, whether the view rendered the page now)
 
-# path (with its query string) -> the names of the data its page shows; learned per process.
-_learned: dict[str, tuple[str, ...]] = {}
+
+class LearnedPaths(dict):
+    """path (with its query string) -> the names of the data its page shows; learned per
+    process, forgotten all at once when full (and learned again)."""
+
+    def learn(self, path: str, names: tuple[str, ...]) -> None:
+        if len(self) >= LEARNED_PATHS:
+            self.clear()
+        self[path] = names
+
+
+_learned = LearnedPaths()
 
 
 def _cacheable(request) -> bool:
@@ -53,9 +63,16 @@ def _key(names: tuple[str, ...], path: str) -> str | None:
     return None if current is None else f"visitor-answer:{current}:{path}"
 
 
-def _response(kept: tuple[bytes, list[tuple[str, str]]]) -> HttpResponse:
+def answer(kept: tuple[bytes, list[tuple[str, str]]]) -> HttpResponse:
+    """A kept page as a response again."""
     content, headers = kept
     return HttpResponse(content, headers=headers)
+
+
+def kept_headers(response) -> list[tuple[str, str]]:
+    """The response's headers worth keeping: all but cookies (answers setting one are never
+    kept, and a cookie is never replayed)."""
+    return [(k, v) for k, v in response.headers.items() if k.lower() != "set-cookie"]
 
 
 def cache_page_for_visitors(*names: str):
@@ -68,7 +85,7 @@ def cache_page_for_visitors(*names: str):
             if key is None:
                 return view(request, *args, **kwargs)
             kept = recall(key)
-            response = view(request, *args, **kwargs) if kept is None else _response(kept)
+            response = view(request, *args, **kwargs) if kept is None else answer(kept)
             setattr(request, _NOTE, (names, key, kept is None))
             patch_vary_headers(response, ["Cookie"])
             return response
@@ -92,7 +109,7 @@ class VisitorPageMiddleware:
             key = _key(names, request.get_full_path())
             kept = recall(key) if key is not None else None
             if kept is not None:
-                return _response(kept)
+                return answer(kept)
         response = self.get_response(request)
         note = getattr(request, _NOTE, None)
         if note is not None and response.status_code == 200 and not response.cookies:
@@ -102,9 +119,6 @@ class VisitorPageMiddleware:
     @staticmethod
     def learn(path: str, note, response) -> None:
         names, key, rendered = note
-        if len(_learned) >= LEARNED_PATHS:
-            _learned.clear()
-        _learned[path] = names
+        _learned.learn(path, names)
         if rendered and not response.streaming:
-            headers = [(k, v) for k, v in response.headers.items() if k.lower() != "set-cookie"]
-            keep(key, (response.content, headers))
+            keep(key, (response.content, kept_headers(response)))

@@ -61,9 +61,16 @@ def _version_key(name: str) -> str:
 def versions(*names: str) -> str | None:
     """The current versions of `names`, in one round trip to the shared cache; None when
     the shared cache can't tell (it is down): then nothing may be served from memory."""
-    found = cache.get_many([_version_key(name) for name in names])
+    return versions_and(names, [])[0]
+
+
+def versions_and(names: tuple[str, ...], keys: list[str]) -> tuple[str | None, dict]:
+    """versions(*names), and the values of `keys` that the shared cache holds, in the same
+    round trip."""
+    found = cache.get_many([_version_key(name) for name in names] + keys)
     numbers = [found.get(_version_key(name)) or _start(name) for name in names]
-    return ".".join(map(str, numbers)) if all(numbers) else None
+    current = ".".join(map(str, numbers)) if all(numbers) else None
+    return current, {key: found[key] for key in keys if key in found}
 
 
 def _start(name: str) -> int | None:

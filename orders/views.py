@@ -1,6 +1,7 @@
 """Order pages: My Order, the owner's Overview and Manage Orders (admin), the payment page."""
 
 import math
+import time
 
 from django.conf import settings
 from django.contrib.auth.decorators import login_required
@@ -16,6 +17,7 @@ from catalog.selectors import CACHE as CATALOG
 from core.api import get_or_404
 from core.island_props import island_props
 from core.page_guards import shop_admin_required
+from core.personal_pages import cache_page_per_session, keep_page_for
 from core.versioned_cache import TIMEOUT, keep, recall, versions
 
 from . import payments, selectors
@@ -50,10 +52,21 @@ def minutes_to_pay(booking) -> int:
     return max(0, math.ceil(seconds / 60))
 
 
+def seconds_while_minutes_left_hold(booking) -> int:
+    """Whole seconds before an order's minutes left to pay next change (and with them, at
+    the last, its state); TIMEOUT when it has none."""
+    if booking.state != Booking.State.UNPAID or booking.expires_at is None:
+        return TIMEOUT
+    seconds = (booking.expires_at - timezone.now()).total_seconds()
+    return math.floor(seconds - 60 * (math.ceil(seconds / 60) - 1))
+
+
 @login_required
+@cache_page_per_session(selectors.CACHE, CATALOG)
 def order_page(request, pk):
     """One order's page (owner or shop admin; anyone else, or no such order: 404)."""
     booking = get_or_404(selectors.booking_visible_to(request.user), pk)
+    keep_page_for(request, seconds_while_minutes_left_hold(booking))
     payments_on = payments.is_configured() and booking.user_id == request.user.pk
     context = {
         "booking": booking,
@@ -66,22 +79,23 @@ def order_page(request, pk):
     return render(request, "dashboard/order.html", context)
 
 
-def my_orders_script(user) -> str:
-    """My Order's island props as the page writes them (`json_script` of orders_props), kept
-    per user: under the versions of all orders and of the catalog (any order saved or
-    deleted, or a part deleted, which unlinks its orders, gives a new key on every app
-    server), and no longer than until the first unpaid hold among them lapses (its state
-    turns to expired with no write)."""
+def my_orders_script(user) -> tuple[str, float]:
+    """My Order's island props as the page writes them (`json_script` of orders_props), and
+    until when (a time.time() value) they hold. Kept per user: under the versions of all
+    orders and of the catalog (any order saved or deleted, or a part deleted, which unlinks
+    its orders, gives a new key on every app server), and no longer than until the first
+    unpaid hold among them lapses (its state turns to expired with no write)."""
     version = versions(selectors.CACHE, CATALOG)  # before the rows: a change after it bumps
-    key = f"my-orders:{user.pk}:{version}:{payments.is_configured()}"
-    script = recall(key) if version else None
-    if script is None:
+    key = f"my-orders-until:{user.pk}:{version}:{payments.is_configured()}"
+    kept = recall(key) if version else None
+    if kept is None:
         bookings = list(selectors.booking_list_of(user=user))
-        script = str(json_script(orders_props(bookings)))
         timeout = seconds_until_a_hold_lapses(bookings)
+        kept = (str(json_script(orders_props(bookings))), time.time() + timeout)
         if version and timeout > 0:
-            keep(key, script, timeout)
-    return mark_safe(script)
+            keep(key, kept, timeout)
+    script, holds_until = kept
+    return mark_safe(script), holds_until
 
 
 def seconds_until_a_hold_lapses(bookings) -> int:
@@ -95,9 +109,11 @@ def seconds_until_a_hold_lapses(bookings) -> int:
 
 
 @login_required
+@cache_page_per_session(selectors.CACHE, CATALOG)
 def my_orders(request):
     """My Order: the signed-in user's orders (the same list as GET /api/booking?email=…)."""
-    script = my_orders_script(request.user)
+    script, holds_until = my_orders_script(request.user)
+    keep_page_for(request, holds_until - time.time())
     return render(request, "dashboard/myorder.html", {"props_script": script})
 
 

@@ -78,8 +78,10 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
-    # Visitors' pages kept whole (core/page_cache.py), answered before everything below.
+    # Pages kept whole, answered before everything below: visitors' (core/page_cache.py) and
+    # a session's own (core/personal_pages.py).
     "core.page_cache.VisitorPageMiddleware",
+    "core.personal_pages.PersonalPageMiddleware",
     "core.csp.ShopCSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     # Before sessions and auth (they query the database); after the headers middleware.

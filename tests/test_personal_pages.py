@@ -1,0 +1,227 @@
+"""A signed-in person's own pages kept per session (core.personal_pages): served again only
+to the same live session, and stale the moment what they show changes."""
+
+from datetime import timedelta
+
+import pytest
+from django.contrib.messages import constants
+from django.contrib.messages.storage.base import Message
+from django.contrib.messages.storage.cookie import MessageEncoder
+from django.test import Client
+from django.utils import timezone
+
+from accounts.tests.factories import UserFactory
+from catalog.services import part_delete
+from catalog.tests.factories import PartFactory
+from orders.tests.factories import BookingFactory
+from orders.views import seconds_while_minutes_left_hold
+
+pytestmark = pytest.mark.django_db
+
+MY_ORDER = "/dashboard/myorder"
+
+
+def signed_in(user) -> Client:
+    """A browser signed in as `user` that has seen a page once (its CSRF cookie is set)."""
+    browser = Client()
+    browser.force_login(user)
+    assert browser.get("/dashboard/profile").status_code == 200
+    return browser
+
+
+def served(browser: Client, path: str) -> tuple[str, bool]:
+    """The page's text, and whether it came from the cache (no template rendered)."""
+    response = browser.get(path)
+    assert response.status_code == 200, response
+    return response.content.decode(), not response.templates
+
+
+def kept(browser: Client, path: str) -> str:
+    """The page, rendered once and then served from the cache (asserted)."""
+    first, _ = served(browser, path)
+    again, from_cache = served(browser, path)
+    assert from_cache and again == first
+    return again
+
+
+@pytest.mark.parametrize("page", ["my order", "order page"])
+def test_a_second_visit_is_served_from_the_cache(user, page):
+    order = BookingFactory(user=user, parts_name="Chain and sprocket kit")
+    path = MY_ORDER if page == "my order" else order.get_absolute_url()
+    assert "Chain and sprocket kit" in kept(signed_in(user), path)
+
+
+def test_each_session_gets_its_own_page(user, other_user):
+    """Two shoppers on one URL, and one shopper in two browsers: nobody gets another's page."""
+    BookingFactory(user=user, parts_name="Left mirror")
+    BookingFactory(user=other_user, parts_name="Right mirror")
+    mine, theirs = kept(signed_in(user), MY_ORDER), signed_in(other_user)
+    page, from_cache = served(theirs, MY_ORDER)
+    assert not from_cache
+    assert "Right mirror" in page and "Left mirror" not in page
+    assert "Left mirror" in mine and "Right mirror" not in mine
+    _, from_cache = served(signed_in(user), MY_ORDER)  # the same user, a new session
+    assert not from_cache
+
+
+def test_an_admin_and_the_owner_of_an_order_each_get_their_own_page(user, admin_user):
+    order = BookingFactory(user=user)
+    owners = kept(signed_in(user), order.get_absolute_url())
+    admins, from_cache = served(signed_in(admin_user), order.get_absolute_url())
+    assert not from_cache
+    assert f"{user.get_short_name()} (Sign Out)" in owners
+    assert f"{admin_user.get_short_name()} (Sign Out)" in admins
+
+
+def test_a_new_order_shows_at_once(user):
+    browser = signed_in(user)
+    kept(browser, MY_ORDER)
+    BookingFactory(user=user, parts_name="Brake lever")
+    page, from_cache = served(browser, MY_ORDER)
+    assert "Brake lever" in page and not from_cache
+
+
+def test_a_paid_order_shows_at_once_on_its_page(user):
+    order = BookingFactory(user=user)
+    browser = signed_in(user)
+    assert "Unpaid" in kept(browser, order.get_absolute_url())
+    order.paid = True
+    order.save()
+    page, _ = served(browser, order.get_absolute_url())
+    assert 'data-testid="order-state">Pending<' in page
+
+
+def test_a_deleted_part_shows_at_once(user):
+    part = PartFactory()
+    order = BookingFactory(user=user, part=part, paid_order=True)
+    browser = signed_in(user)
+    link = part.get_absolute_url()
+    assert link in kept(browser, order.get_absolute_url())
+    part_delete(part=part)  # the paid order keeps its snapshot, and loses its link
+    page, from_cache = served(browser, order.get_absolute_url())
+    assert not from_cache and link not in page
+
+
+def test_signing_out_ends_the_kept_pages(user):
+    browser = signed_in(user)
+    kept(browser, MY_ORDER)
+    old_session = browser.cookies["sessionid"].value
+    browser.post("/logout")
+    browser.cookies["sessionid"] = old_session  # replayed after sign-out
+    response = browser.get(MY_ORDER)
+    assert response.status_code == 302 and response.url.startswith("/login")
+
+
+def test_a_password_changed_elsewhere_signs_this_session_out(user):
+    browser = signed_in(user)
+    kept(browser, MY_ORDER)
+    user.set_password("a whole new secret")
+    user.save()
+    response = browser.get(MY_ORDER)
+    assert response.status_code == 302 and response.url.startswith("/login")
+
+
+def test_a_deactivated_account_is_signed_out(user):
+    browser = signed_in(user)
+    kept(browser, MY_ORDER)
+    user.is_active = False
+    user.save()
+    assert browser.get(MY_ORDER).status_code == 302
+
+
+def test_a_new_name_shows_at_once(user):
+    browser = signed_in(user)
+    kept(browser, MY_ORDER)
+    user.name = "Valentina"
+    user.save()
+    page, _ = served(browser, MY_ORDER)
+    assert "Valentina (Sign Out)" in page
+
+
+def test_signing_in_elsewhere_keeps_the_pages(user):
+    """A sign-in only stamps last_login: other sessions' pages stay kept."""
+    browser = signed_in(user)
+    kept(browser, MY_ORDER)
+    signed_in(user)
+    _, from_cache = served(browser, MY_ORDER)
+    assert from_cache
+
+
+def test_a_pending_message_in_the_session_is_shown(user, settings):
+    settings.MESSAGE_STORAGE = "django.contrib.messages.storage.session.SessionStorage"
+    browser = signed_in(user)
+    kept(browser, MY_ORDER)
+    session = browser.session
+    session["_messages"] = MessageEncoder().encode([Message(constants.INFO, "Parcel sent.", extra_tags="")])
+    session.save()
+    page, from_cache = served(browser, MY_ORDER)
+    assert "Parcel sent." in page and not from_cache
+
+
+def test_a_pending_message_cookie_bypasses_the_cache(user):
+    browser = signed_in(user)
+    kept(browser, MY_ORDER)
+    browser.cookies["messages"] = "pending"
+    _, from_cache = served(browser, MY_ORDER)
+    assert not from_cache
+
+
+def test_the_kept_page_carries_a_working_csrf_token(user):
+    """The sign-out form of a kept page still signs out (CSRF checked)."""
+    browser = Client(enforce_csrf_checks=True)
+    browser.force_login(user)
+    browser.get(MY_ORDER)
+    page = kept(browser, MY_ORDER)
+    token = page.split('name="csrfmiddlewaretoken" value="')[1].split('"')[0]
+    response = browser.post("/logout", {"csrfmiddlewaretoken": token})
+    assert response.status_code == 302
+    assert browser.get(MY_ORDER).status_code == 302  # signed out
+
+
+def test_a_page_without_a_csrf_cookie_yet_is_not_kept(user):
+    """The first page of a session sets the CSRF cookie: a page that sets one is not kept."""
+    browser = Client()
+    browser.force_login(user)
+    _, from_cache = served(browser, MY_ORDER)
+    assert not from_cache and "csrftoken" in browser.cookies
+
+
+def test_an_order_with_minutes_left_is_kept_until_they_change(user):
+    order = BookingFactory(user=user, expires_at=timezone.now() + timedelta(seconds=125.5))
+    assert seconds_while_minutes_left_hold(order) in (4, 5)
+    order.expires_at = timezone.now() + timedelta(seconds=0.5)
+    assert seconds_while_minutes_left_hold(order) == 0  # not kept at all
+    order.paid = True
+    assert seconds_while_minutes_left_hold(order) > 60
+
+
+def test_an_order_about_to_lapse_is_never_kept(user):
+    order = BookingFactory(user=user, expires_at=timezone.now() + timedelta(seconds=0.5))
+    browser = signed_in(user)
+    served(browser, order.get_absolute_url())
+    _, from_cache = served(browser, order.get_absolute_url())
+    assert not from_cache
+
+
+def test_my_order_is_kept_no_longer_than_its_first_hold(user):
+    BookingFactory(user=user, expires_at=timezone.now() + timedelta(seconds=0.5))
+    browser = signed_in(user)
+    served(browser, MY_ORDER)
+    _, from_cache = served(browser, MY_ORDER)
+    assert not from_cache
+
+
+def test_a_bearer_token_or_a_query_string_is_never_served_a_kept_page(user):
+    browser = signed_in(user)
+    kept(browser, MY_ORDER)
+    _, from_cache = served(browser, MY_ORDER + "?utm_source=mail")
+    assert not from_cache
+
+
+def test_another_users_session_cookie_value_is_its_own_key(user):
+    """A made-up session cookie is a miss (and a sign-in page), never someone's page."""
+    kept(signed_in(user), MY_ORDER)
+    stranger = Client()
+    stranger.cookies["sessionid"] = "x" * 32
+    assert stranger.get(MY_ORDER).status_code == 302
+    assert UserFactory()  # the shop still works after
