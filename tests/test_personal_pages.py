@@ -152,7 +152,9 @@ def test_a_pending_message_in_the_session_is_shown(user, settings):
     browser = signed_in(user)
     kept(browser, MY_ORDER)
     session = browser.session
-    session["_messages"] = MessageEncoder().encode([Message(constants.INFO, "Parcel sent.", extra_tags="")])
+    session["_messages"] = MessageEncoder().encode(
+        [Message(constants.INFO, "Parcel sent.", extra_tags="")]
+    )
     session.save()
     page, from_cache = served(browser, MY_ORDER)
     assert "Parcel sent." in page and not from_cache
