@@ -59,3 +59,12 @@ access_log_format = (
     '%(h)s %(t)s "%(r)s" %(s)s %(B)s %(M)sms '
     'for=%({x-forwarded-for}i)s req=%({x-request-id}i)s "%(a)s"'
 )
+
+
+def post_worker_init(worker):
+    """The application is loaded: its long-lived objects (modules, settings, URL patterns)
+    are moved out of the garbage collector's reach (gc.freeze), so its full collections walk
+    only what requests leave behind."""
+    import gc
+
+    gc.freeze()
