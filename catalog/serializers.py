@@ -1,5 +1,6 @@
 """Part shapes: the API's input rules are also import_parts' rules."""
 
+import functools
 from decimal import Decimal
 
 from rest_framework import serializers
@@ -221,6 +222,13 @@ class PartSearchInputSerializer(PageInputSerializer):
         error_messages={"invalid_choice": SORT_UNKNOWN},
     )
 
+    @property
+    def fields(self):
+        """The declared fields, made and bound once per process (_search_fields): DRF copies
+        every declared field for every serializer, which was most of a search's validation.
+        The same fields check the same way: they keep nothing of a request."""
+        return _search_fields()
+
     def to_internal_value(self, data):
         # An empty price box means no bound (a form submits every field, filled or not).
         data = {k: v for k, v in data.items() if not (k in ("minPrice", "maxPrice") and v == "")}
@@ -236,6 +244,15 @@ class PartSearchInputSerializer(PageInputSerializer):
             in_stock=data.get("inStock", False),
             sort=data.get("sort", ""),
         )
+
+
+@functools.cache
+def _search_fields():
+    """PartSearchInputSerializer's fields as DRF makes them, bound to a serializer of their
+    own that never validates anything (not partial, no context: all these fields ask it)."""
+    rules = type("PartSearchRules", (serializers.Serializer,), {})
+    rules._declared_fields = PartSearchInputSerializer._declared_fields
+    return rules().fields
 
 
 class CategoryCountSerializer(serializers.Serializer):

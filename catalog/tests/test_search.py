@@ -8,6 +8,8 @@ from decimal import Decimal
 import pytest
 
 from catalog.models import Category
+from catalog.search import PartQuery, PartSearch, part_queryset, part_search
+from catalog.serializers import PartSearchInputSerializer
 from catalog.tests.factories import PartFactory
 
 pytestmark = pytest.mark.django_db
@@ -127,6 +129,60 @@ def test_a_search_takes_at_most_5_queries_whatever_the_catalog_size(
         assert anon.get("/api/allparts?q=brake&inStock=true&sort=price").status_code == 200
     with django_assert_max_num_queries(5):
         assert client.get("/allparts?q=brake&category=brakes").status_code == 200
+
+
+QUERIES = [
+    PartQuery(),
+    PartQuery(q="brake"),
+    PartQuery(q="BRAKES pads", sort="price"),
+    PartQuery(q="brake", sort="-price", in_stock=True),
+    PartQuery(q="lamp", category="lighting"),
+    PartQuery(q="carburettor"),
+    PartQuery(q="the"),
+    PartQuery(category="brakes", sort="name"),
+    PartQuery(min_price=Decimal("30"), max_price=Decimal("130"), sort="newest"),
+    PartQuery(in_stock=True, sort="relevance"),
+    PartQuery(category="nowhere"),
+    PartQuery(q="brake lever", min_price=Decimal("0"), sort="relevance"),
+]
+
+
+@pytest.mark.parametrize("query", QUERIES, ids=repr)
+def test_the_written_sql_finds_what_the_queryset_finds(catalog, query):
+    """PartSearch (the SQL written once) against part_queryset (the rules as a QuerySet):
+    the same parts, fields and categories, in the same order, the same counts, every slice."""
+    PartFactory.create_batch(3, name="Brake lever", price=Decimal("34.50"))
+    PartFactory(name="Loose part", category=None, available_quantity=0)
+    expected = part_queryset(query)
+    found = part_search(query)
+    assert isinstance(found, PartSearch)
+
+    def shown(parts):
+        return [
+            (p.pk, p.name, p.img, p.description, p.price, p.minimum_order_quantity,
+             p.available_quantity, p.category and (p.category.slug, p.category.name))
+            for p in parts
+        ]  # fmt: skip
+
+    assert shown(found[0:None]) == shown(expected)
+    assert found.count() == expected.count()
+    for start, stop in [(0, 2), (1, 3), (2, None), (5, 9), (50, 74)]:
+        rows, total = found.read(start, stop, with_total=True)
+        assert shown(rows) == shown(expected[start:stop])
+        assert total == (expected.count() if rows else None)
+
+
+def test_validation_keeps_each_request_apart(catalog):
+    """The search's fields are shared by every serializer of the process: what one request
+    sent never shows in another's answer."""
+    bad = PartSearchInputSerializer(data={"minPrice": "abc", "sort": "cheapest"})
+    good = PartSearchInputSerializer(data={"q": "brake", "maxPrice": "10"})
+
+    assert not bad.is_valid()
+    assert good.is_valid()
+    assert set(bad.errors) == {"minPrice", "sort"}
+    assert good.part_query() == PartQuery(q="brake", max_price=Decimal("10"))
+    assert good.validated_data["offset"] == 0
 
 
 # --- The page -------------------------------------------------------------------------------
