@@ -4,6 +4,7 @@ import functools
 from decimal import Decimal
 
 from rest_framework import serializers
+from rest_framework.renderers import JSONRenderer
 
 from accounts.serializers import required
 from core.api import PageInputSerializer
@@ -71,15 +72,27 @@ def parts_json(parts, *, version: str | None) -> list:
     a new catalog version on every app server; `version` is read before the parts were."""
     if not version:
         return PartOutputSerializer(parts, many=True).data
-    written = []
-    for part in parts:
-        key = f"{version}:{part.pk}"
-        data = _parts_json.get(key)
-        if data is None:
-            data = PartOutputSerializer(part).data
-            _parts_json.set(key, data, PART_JSON_SECONDS)
-        written.append(data)
-    return written
+    return [_kept(part, version)[0] for part in parts]
+
+
+def parts_json_body(parts, *, version: str | None) -> bytes:
+    """JSONRenderer's body of parts_json(parts): each part's JSON kept encoded as well, so a
+    list is joined, not encoded again (the renderer writes a list as its items joined by
+    commas, with no spaces)."""
+    if not version:
+        return JSONRenderer().render(parts_json(parts, version=None))
+    return b"[" + b",".join(_kept(part, version)[1] for part in parts) + b"]"
+
+
+def _kept(part, version: str) -> tuple[dict, bytes]:
+    """The part's JSON and its encoding, made once per part and catalog version."""
+    key = f"{version}:{part.pk}"
+    kept = _parts_json.get(key)
+    if kept is None:
+        data = PartOutputSerializer(part).data
+        kept = (data, JSONRenderer().render(data))
+        _parts_json.set(key, kept, PART_JSON_SECONDS)
+    return kept
 
 
 class PartImageField(serializers.FileField):

@@ -1,5 +1,7 @@
 """Catalog pages: All Parts, the purchase page, and the admin's Manage Parts and Add parts."""
 
+from functools import partial
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
@@ -16,7 +18,7 @@ from core.versioned_cache import versions
 
 from . import selectors, services, stock
 from .models import Part
-from .search import SORT_LABELS, part_search
+from .search import part_search
 from .serializers import (
     PartEditSerializer,
     PartInputSerializer,
@@ -39,7 +41,12 @@ def allparts(request):
     if searching:
         query = search.part_query()
         page = selectors.page_of(
-            part_search(query), page=number, count_in_rows=query.reads_every_match
+            part_search(query),
+            page=number,
+            count=partial(selectors.part_count, version=version)
+            if query.counts_every_part
+            else None,
+            count_in_rows=query.reads_every_match,
         )
     else:
         page = selectors.part_page(page=number)
@@ -52,7 +59,6 @@ def allparts(request):
         "form": request.GET,
         "errors": search.errors if any(request.GET.get(f) for f in SEARCH_FIELDS) else {},
         "categories": selectors.category_list(version=version),
-        "sorts": SORT_LABELS,
         "query": query.urlencode(),
         "catalog_version": version,
     }

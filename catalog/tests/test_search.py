@@ -6,10 +6,12 @@ import re
 from decimal import Decimal
 
 import pytest
+from rest_framework.renderers import JSONRenderer
 
+from catalog import services
 from catalog.models import Category
 from catalog.search import PartQuery, PartSearch, part_queryset, part_search
-from catalog.serializers import PartSearchInputSerializer
+from catalog.serializers import PartOutputSerializer, PartSearchInputSerializer, parts_json_body
 from catalog.tests.factories import PartFactory
 
 pytestmark = pytest.mark.django_db
@@ -298,3 +300,84 @@ def test_the_purchase_form_of_an_out_of_stock_part_says_so(client, catalog, user
 
     assert "This part is out of stock" in html
     assert 'data-island="purchase-form"' not in html
+
+
+# --- What the search keeps per catalog version ------------------------------------------------
+
+
+def test_a_renamed_category_shows_at_once_in_the_options_and_the_results(anon, client, catalog):
+    brakes = Category.objects.get(slug="brakes")
+    html = client.get("/allparts?q=brake&category=brakes").content.decode()
+    assert '<option value="brakes" selected>Brakes (2)</option>' in html
+    assert anon.get("/api/allparts?q=disc&limit=24").json()[0]["category"]["name"] == "Brakes"
+
+    brakes.name = "Brakes and discs"
+    services.category_save(category=brakes)
+    PartFactory(name="Brake lever", category=brakes)
+
+    html = client.get("/allparts?q=brake&category=brakes").content.decode()
+    assert '<option value="brakes" selected>Brakes and discs (3)</option>' in html
+    assert '<option value="lighting">Lighting (1)</option>' in html
+    assert "3 parts" in html
+    found = anon.get("/api/allparts?q=disc&limit=24").json()
+    assert found[0]["category"] == {"slug": "brakes", "name": "Brakes and discs"}
+
+
+def test_an_edited_part_shows_at_once_in_search_results(anon, client, catalog):
+    disc = catalog["disc"]
+    assert "189.99" in client.get("/allparts?q=disc&maxPrice=500").content.decode()
+    assert anon.get("/api/allparts?q=disc&limit=24").json()[0]["price"] == 189.99
+
+    services.part_update(part=disc, price=Decimal("150.00"), name="Floating Brake Disc XL")
+
+    html = client.get("/allparts?q=disc&maxPrice=500").content.decode()
+    assert "Floating Brake Disc XL" in html
+    assert "$150.00" in html
+    (found,) = anon.get("/api/allparts?q=disc&limit=24").json()
+    assert (found["name"], found["price"]) == ("Floating Brake Disc XL", 150.0)
+
+
+@pytest.mark.parametrize("selected", ["", "price", "relevance", "cheapest"])
+def test_the_sort_options_select_what_was_asked(client, catalog, selected):
+    html = client.get(f"/allparts?q=brake&sort={selected}").content.decode()
+
+    chosen = re.findall(r'<option value="([^"]*)" selected>', html)
+    best_match = selected in ("", "relevance")
+    assert chosen == (["relevance"] if best_match else [] if selected == "cheapest" else [selected])
+
+
+def test_the_paged_list_counts_every_part_from_the_cache_until_one_is_added(
+    anon, catalog, django_assert_num_queries
+):
+    anon.get("/api/allparts?limit=2")
+    with django_assert_num_queries(1):  # the rows; the count is kept
+        response = anon.get("/api/allparts?limit=2&sort=price")
+    assert response["X-Total-Count"] == "3"
+    assert names(response) == ["Sintered pads", "LED headlight"]
+
+    PartFactory(name="Chain", price=Decimal("1.00"))
+
+    response = anon.get("/api/allparts?limit=2&sort=price")
+    assert response["X-Total-Count"] == "4"
+    assert names(response) == ["Chain", "Sintered pads"]
+
+
+def test_the_kept_json_of_a_page_is_what_drf_writes(catalog):
+    """parts_json_body joins each part's kept JSON: the same bytes as JSONRenderer's of the
+    serializer's list, including the characters it escapes."""
+    PartFactory(name="Lever \u2028 “quoted” ünïcode", description='back\\slash "and" \u2029')
+    parts = part_search(PartQuery())[0:None]
+    expected = JSONRenderer().render(PartOutputSerializer(parts, many=True).data)
+
+    assert parts_json_body(parts, version="v1") == expected
+    assert parts_json_body(parts, version="v1") == expected  # from what was kept
+    assert parts_json_body(parts, version=None) == expected
+    assert parts_json_body([], version="v1") == b"[]" == JSONRenderer().render([])
+
+
+def test_a_part_of_the_search_loads_a_field_it_did_not_read(catalog):
+    (disc,) = part_search(PartQuery(q="rotor"))[0:None]
+
+    assert disc.created_at == catalog["disc"].created_at
+    assert disc.get_deferred_fields() == {"search_vector"}
+    assert disc.category.slug == "brakes"
