@@ -36,8 +36,10 @@ def allparts(request):
     (the same parameters as GET /api/allparts)."""
     number = request.GET.get("page", 1)
     version = versions(selectors.CACHE)  # before the parts are read: their cards' key
+    form = {field: request.GET.get(field, "") for field in SEARCH_FIELDS}  # as the form shows
     search = PartSearchInputSerializer(data=request.GET)
-    searching = any(request.GET.get(field) for field in SEARCH_FIELDS) and search.is_valid()
+    asked = any(form.values())
+    searching = asked and search.is_valid()
     if searching:
         query = search.part_query()
         page = selectors.page_of(
@@ -54,10 +56,9 @@ def allparts(request):
     query.pop("page", None)
     context = {
         "page": page,
-        "ellipsis": Paginator.ELLIPSIS,
         "searching": searching,
-        "form": request.GET,
-        "errors": search.errors if any(request.GET.get(f) for f in SEARCH_FIELDS) else {},
+        "form": form,
+        "errors": search.errors if asked else {},
         "categories": selectors.category_list(version=version),
         "query": query.urlencode(),
         "catalog_version": version,
