@@ -216,7 +216,8 @@ class PartSearch(Rows):
             cursor.execute(sql, [*self.rank, *self.params])
             found = cursor.fetchall()
         total = found[0][-1] if with_total and found else None
-        return [_part(row) for row in found], total
+        db = connection.alias
+        return [_part(row, db) for row in found], total
 
     def count(self) -> int:
         with connection.cursor() as cursor:
@@ -252,22 +253,22 @@ def _order_by(field: str) -> str:
     return _ORDER_COLUMNS[name] + (" DESC" if field.startswith("-") else " ASC")
 
 
-def _part(row: tuple) -> Part:
+def _part(row: tuple, db: str) -> Part:
     """A row of PartSearch as the Part (with its category) the QuerySet would have made: its
     columns set as Model.from_db sets them, without the per-field pass of Model.__init__
     (a sixth of a page of rows); the fields not read are deferred, loaded if ever asked for."""
-    part = _loaded(Part, _PART_COLUMNS, row[:8])
+    part = _loaded(Part, _PART_COLUMNS, row[:8], db)
     category = None
     if row[8] is not None:
-        category = _loaded(Category, _CATEGORY_COLUMNS, row[8:11])
+        category = _loaded(Category, _CATEGORY_COLUMNS, row[8:11], db)
     _CATEGORY.set_cached_value(part, category)
     return part
 
 
-def _loaded(model, columns: tuple[str, ...], values: tuple):
+def _loaded(model, columns: tuple[str, ...], values: tuple, db: str):
     instance = model.__new__(model)
     instance.__dict__.update(zip(columns, values, strict=True))
     instance._state = ModelState()
     instance._state.adding = False
-    instance._state.db = connection.alias
+    instance._state.db = db
     return instance
