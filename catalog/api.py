@@ -25,7 +25,7 @@ from .serializers import (
     PartOutputSerializer,
     PartSearchInputSerializer,
     StockChangeInputSerializer,
-    parts_json,
+    parts_json_body,
 )
 
 STOCK_BY_PATCH = (
@@ -68,8 +68,9 @@ class PartListApi(APIView):
             part_search(query),
             PartOutputSerializer,
             search,
+            total=selectors.part_count(version=version) if query.counts_every_part else None,
             count_in_rows=query.reads_every_match,
-            write=partial(parts_json, version=version),
+            encode=partial(parts_json_body, version=version),
         )
 
     @extend_schema(

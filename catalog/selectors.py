@@ -41,13 +41,19 @@ def part_list(*, limit: int | None = None, offset: int = 0) -> QuerySet[Part]:
     return parts[offset : offset + limit]
 
 
+def part_count(*, version: str | None = None) -> int:
+    """How many parts there are, from the cache until the catalog changes (`version`: the
+    catalog's, when the caller has just read it)."""
+    return cached(CACHE, "count", Part.objects.count, version=version)
+
+
 def part_page(*, page: object = 1, per_page: int = PARTS_PER_PAGE) -> ListPage:
     """One page of part_list's order, from the cache until the catalog changes.
 
     `page` may be anything a query string holds: a value that is not a whole number gives
     the first page, and one out of range the nearest page (first or last).
     """
-    count = cached(CACHE, "count", Part.objects.count)
+    count = part_count()
     paginator = Paginator(range(count), per_page)  # pages of positions: no rows loaded
     number = page_number(page, last=paginator.num_pages)
 
@@ -71,9 +77,10 @@ def page_of(
     page: object = 1,
     per_page: int = PARTS_PER_PAGE,
     count_in_rows: bool = False,
+    count=None,
 ):
     """One page of any list of parts (search results), in the same shape as part_page's."""
-    return _page_of(parts, page=page, per_page=per_page, count_in_rows=count_in_rows)
+    return _page_of(parts, page=page, per_page=per_page, count=count, count_in_rows=count_in_rows)
 
 
 def newest_parts(limit: int) -> list[Part]:

@@ -1,8 +1,10 @@
 """Part shapes: the API's input rules are also import_parts' rules."""
 
+import functools
 from decimal import Decimal
 
 from rest_framework import serializers
+from rest_framework.renderers import JSONRenderer
 
 from accounts.serializers import required
 from core.api import PageInputSerializer
@@ -70,15 +72,27 @@ def parts_json(parts, *, version: str | None) -> list:
     a new catalog version on every app server; `version` is read before the parts were."""
     if not version:
         return PartOutputSerializer(parts, many=True).data
-    written = []
-    for part in parts:
-        key = f"{version}:{part.pk}"
-        data = _parts_json.get(key)
-        if data is None:
-            data = PartOutputSerializer(part).data
-            _parts_json.set(key, data, PART_JSON_SECONDS)
-        written.append(data)
-    return written
+    return [_kept(part, version)[0] for part in parts]
+
+
+def parts_json_body(parts, *, version: str | None) -> bytes:
+    """JSONRenderer's body of parts_json(parts): each part's JSON kept encoded as well, so a
+    list is joined, not encoded again (the renderer writes a list as its items joined by
+    commas, with no spaces)."""
+    if not version:
+        return JSONRenderer().render(parts_json(parts, version=None))
+    return b"[" + b",".join(_kept(part, version)[1] for part in parts) + b"]"
+
+
+def _kept(part, version: str) -> tuple[dict, bytes]:
+    """The part's JSON and its encoding, made once per part and catalog version."""
+    key = f"{version}:{part.pk}"
+    kept = _parts_json.get(key)
+    if kept is None:
+        data = PartOutputSerializer(part).data
+        kept = (data, JSONRenderer().render(data))
+        _parts_json.set(key, kept, PART_JSON_SECONDS)
+    return kept
 
 
 class PartImageField(serializers.FileField):
@@ -221,6 +235,13 @@ class PartSearchInputSerializer(PageInputSerializer):
         error_messages={"invalid_choice": SORT_UNKNOWN},
     )
 
+    @property
+    def fields(self):
+        """The declared fields, made and bound once per process (_search_fields): DRF copies
+        every declared field for every serializer, which was most of a search's validation.
+        The same fields check the same way: they keep nothing of a request."""
+        return _search_fields()
+
     def to_internal_value(self, data):
         # An empty price box means no bound (a form submits every field, filled or not).
         data = {k: v for k, v in data.items() if not (k in ("minPrice", "maxPrice") and v == "")}
@@ -236,6 +257,15 @@ class PartSearchInputSerializer(PageInputSerializer):
             in_stock=data.get("inStock", False),
             sort=data.get("sort", ""),
         )
+
+
+@functools.cache
+def _search_fields():
+    """PartSearchInputSerializer's fields as DRF makes them, bound to a serializer of their
+    own that never validates anything (not partial, no context: all these fields ask it)."""
+    rules = type("PartSearchRules", (serializers.Serializer,), {})
+    rules._declared_fields = PartSearchInputSerializer._declared_fields
+    return rules().fields
 
 
 class CategoryCountSerializer(serializers.Serializer):

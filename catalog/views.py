@@ -1,5 +1,7 @@
 """Catalog pages: All Parts, the purchase page, and the admin's Manage Parts and Add parts."""
 
+from functools import partial
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
@@ -16,7 +18,7 @@ from core.versioned_cache import versions
 
 from . import selectors, services, stock
 from .models import Part
-from .search import SORT_LABELS, part_search
+from .search import part_search
 from .serializers import (
     PartEditSerializer,
     PartInputSerializer,
@@ -34,12 +36,19 @@ def allparts(request):
     (the same parameters as GET /api/allparts)."""
     number = request.GET.get("page", 1)
     version = versions(selectors.CACHE)  # before the parts are read: their cards' key
+    form = {field: request.GET.get(field, "") for field in SEARCH_FIELDS}  # as the form shows
     search = PartSearchInputSerializer(data=request.GET)
-    searching = any(request.GET.get(field) for field in SEARCH_FIELDS) and search.is_valid()
+    asked = any(form.values())
+    searching = asked and search.is_valid()
     if searching:
         query = search.part_query()
         page = selectors.page_of(
-            part_search(query), page=number, count_in_rows=query.reads_every_match
+            part_search(query),
+            page=number,
+            count=partial(selectors.part_count, version=version)
+            if query.counts_every_part
+            else None,
+            count_in_rows=query.reads_every_match,
         )
     else:
         page = selectors.part_page(page=number)
@@ -47,12 +56,10 @@ def allparts(request):
     query.pop("page", None)
     context = {
         "page": page,
-        "ellipsis": Paginator.ELLIPSIS,
         "searching": searching,
-        "form": request.GET,
-        "errors": search.errors if any(request.GET.get(f) for f in SEARCH_FIELDS) else {},
+        "form": form,
+        "errors": search.errors if asked else {},
         "categories": selectors.category_list(version=version),
-        "sorts": SORT_LABELS,
         "query": query.urlencode(),
         "catalog_version": version,
     }

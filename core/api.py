@@ -1,7 +1,7 @@
 """Shared API plumbing: error mapping, optional trailing slashes, schema hooks."""
 
 from django.core.exceptions import ValidationError as DjangoValidationError
-from django.http import Http404, JsonResponse
+from django.http import Http404, HttpResponse, JsonResponse
 from django.views import defaults
 from django.views.decorators.csrf import csrf_exempt
 from drf_spectacular.extensions import OpenApiSerializerExtension
@@ -101,16 +101,21 @@ def page_response(
     total: int | None = None,
     count_in_rows: bool = False,
     write=None,
-) -> Response:
-    """One `?limit=N&offset=M` slice of `items` (a queryset, in its order) serialized by
-    `serializer_class` (or written by `write(rows)`, the same JSON by a quicker way), with
-    X-Total-Count: how many items there are before the slice (`total` when the caller knows
-    it, e.g. from a cache; else counted: core.paging)."""
+    encode=None,
+) -> HttpResponse:
+    """One `?limit=N&offset=M` slice of `items` (a queryset or core.paging.Rows, in its order)
+    serialized by `serializer_class` (or written by `write(rows)`, the same JSON by a quicker
+    way, or `encode(rows)`: that JSON's body, already encoded), with X-Total-Count: how many
+    items there are before the slice (`total` when the caller knows it, e.g. from a cache;
+    else counted: core.paging)."""
     offset = page.validated_data["offset"]
     limit = page.validated_data.get("limit")
     stop = offset + limit if limit else None
     rows, total = counted_slice(items, offset, stop, total=total, count_in_rows=count_in_rows)
-    response = Response(write(rows) if write else serializer_class(rows, many=True).data)
+    if encode:
+        response = HttpResponse(encode(rows), content_type="application/json")
+    else:
+        response = Response(write(rows) if write else serializer_class(rows, many=True).data)
     response["X-Total-Count"] = str(total)
     return response
 

@@ -2,6 +2,7 @@
 Orders), one way for every list. The API's limit/offset slices are core.api.page_response."""
 
 import re
+from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -57,6 +58,26 @@ def page_number(value: object, *, last: int) -> int:
     return min(max(int(digits), 1), last)
 
 
+class Rows(ABC):
+    """A list read from the database a slice at a time, as a QuerySet is, by a query written
+    once as SQL (e.g. catalog.search's): `rows[start:stop]`, `count()`, and `read()` with the
+    count riding on the rows."""
+
+    @abstractmethod
+    def read(
+        self, start: int, stop: int | None, *, with_total: bool = False
+    ) -> tuple[list, int | None]:
+        """The rows from `start` to `stop` (None: to the end) and, `with_total`, how many
+        there are in all (a window over the whole result); else (or when no row comes back)
+        the total is None."""
+
+    @abstractmethod
+    def count(self) -> int: ...
+
+    def __getitem__(self, bounds: slice) -> list:
+        return self.read(bounds.start or 0, bounds.stop)[0]
+
+
 def counted_slice(
     items: Sequence,
     start: int,
@@ -70,12 +91,15 @@ def counted_slice(
     anyway, such as a ranked search) has the total ride on each row, a window over the whole
     result: one query instead of two (a slice past the end still costs a count). Elsewhere a
     separate count is cheaper: the window would number every row to return a few."""
-    if total is None and count_in_rows and isinstance(items, QuerySet):
+    if total is None and count_in_rows and isinstance(items, Rows):
+        rows, total = items.read(start, stop, with_total=True)
+    elif total is None and count_in_rows and isinstance(items, QuerySet):
         rows = list(items.annotate(_total=Window(Count("*")))[start:stop])
-        return rows, rows[0]._total if rows else items.count()
-    rows = list(items[start:stop])
+        total = rows[0]._total if rows else None
+    else:
+        rows = list(items[start:stop])
     if total is None:
-        total = items.count() if isinstance(items, QuerySet) else len(items)
+        total = items.count() if isinstance(items, QuerySet | Rows) else len(items)
     return rows, total
 
 
@@ -87,7 +111,7 @@ def page_of(
     count: Callable[[], int] | None = None,
     count_in_rows: bool = False,
 ) -> ListPage:
-    """One page of `items` (a queryset: only that page's rows and their count are read).
+    """One page of `items` (a queryset or Rows: only that page's rows and their count are read).
     `page` may be anything a query string holds: not a whole number gives the first page, out
     of range the nearest one (then read again). `count`, when given, says how many items there
     are (e.g. from a cache); `count_in_rows` as for counted_slice."""

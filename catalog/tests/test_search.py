@@ -6,9 +6,16 @@ import re
 from decimal import Decimal
 
 import pytest
+from django.core.paginator import Paginator
+from django.template import Context, Template
+from rest_framework.renderers import JSONRenderer
 
+from catalog import services
 from catalog.models import Category
+from catalog.search import PartQuery, PartSearch, part_queryset, part_search
+from catalog.serializers import PartOutputSerializer, PartSearchInputSerializer, parts_json_body
 from catalog.tests.factories import PartFactory
+from core.paging import page_of
 
 pytestmark = pytest.mark.django_db
 
@@ -129,6 +136,60 @@ def test_a_search_takes_at_most_5_queries_whatever_the_catalog_size(
         assert client.get("/allparts?q=brake&category=brakes").status_code == 200
 
 
+QUERIES = [
+    PartQuery(),
+    PartQuery(q="brake"),
+    PartQuery(q="BRAKES pads", sort="price"),
+    PartQuery(q="brake", sort="-price", in_stock=True),
+    PartQuery(q="lamp", category="lighting"),
+    PartQuery(q="carburettor"),
+    PartQuery(q="the"),
+    PartQuery(category="brakes", sort="name"),
+    PartQuery(min_price=Decimal("30"), max_price=Decimal("130"), sort="newest"),
+    PartQuery(in_stock=True, sort="relevance"),
+    PartQuery(category="nowhere"),
+    PartQuery(q="brake lever", min_price=Decimal("0"), sort="relevance"),
+]
+
+
+@pytest.mark.parametrize("query", QUERIES, ids=repr)
+def test_the_written_sql_finds_what_the_queryset_finds(catalog, query):
+    """PartSearch (the SQL written once) against part_queryset (the rules as a QuerySet):
+    the same parts, fields and categories, in the same order, the same counts, every slice."""
+    PartFactory.create_batch(3, name="Brake lever", price=Decimal("34.50"))
+    PartFactory(name="Loose part", category=None, available_quantity=0)
+    expected = part_queryset(query)
+    found = part_search(query)
+    assert isinstance(found, PartSearch)
+
+    def shown(parts):
+        return [
+            (p.pk, p.name, p.img, p.description, p.price, p.minimum_order_quantity,
+             p.available_quantity, p.category and (p.category.slug, p.category.name))
+            for p in parts
+        ]  # fmt: skip
+
+    assert shown(found[0:None]) == shown(expected)
+    assert found.count() == expected.count()
+    for start, stop in [(0, 2), (1, 3), (2, None), (5, 9), (50, 74)]:
+        rows, total = found.read(start, stop, with_total=True)
+        assert shown(rows) == shown(expected[start:stop])
+        assert total == (expected.count() if rows else None)
+
+
+def test_validation_keeps_each_request_apart(catalog):
+    """The search's fields are shared by every serializer of the process: what one request
+    sent never shows in another's answer."""
+    bad = PartSearchInputSerializer(data={"minPrice": "abc", "sort": "cheapest"})
+    good = PartSearchInputSerializer(data={"q": "brake", "maxPrice": "10"})
+
+    assert not bad.is_valid()
+    assert good.is_valid()
+    assert set(bad.errors) == {"minPrice", "sort"}
+    assert good.part_query() == PartQuery(q="brake", max_price=Decimal("10"))
+    assert good.validated_data["offset"] == 0
+
+
 # --- The page -------------------------------------------------------------------------------
 
 
@@ -242,3 +303,103 @@ def test_the_purchase_form_of_an_out_of_stock_part_says_so(client, catalog, user
 
     assert "This part is out of stock" in html
     assert 'data-island="purchase-form"' not in html
+
+
+# --- What the search keeps per catalog version ------------------------------------------------
+
+
+def test_a_renamed_category_shows_at_once_in_the_options_and_the_results(anon, client, catalog):
+    brakes = Category.objects.get(slug="brakes")
+    html = client.get("/allparts?q=brake&category=brakes").content.decode()
+    assert '<option value="brakes" selected>Brakes (2)</option>' in html
+    assert anon.get("/api/allparts?q=disc&limit=24").json()[0]["category"]["name"] == "Brakes"
+
+    brakes.name = "Brakes and discs"
+    services.category_save(category=brakes)
+    PartFactory(name="Brake lever", category=brakes)
+
+    html = client.get("/allparts?q=brake&category=brakes").content.decode()
+    assert '<option value="brakes" selected>Brakes and discs (3)</option>' in html
+    assert '<option value="lighting">Lighting (1)</option>' in html
+    assert "3 parts" in html
+    found = anon.get("/api/allparts?q=disc&limit=24").json()
+    assert found[0]["category"] == {"slug": "brakes", "name": "Brakes and discs"}
+
+
+def test_an_edited_part_shows_at_once_in_search_results(anon, client, catalog):
+    disc = catalog["disc"]
+    assert "189.99" in client.get("/allparts?q=disc&maxPrice=500").content.decode()
+    assert anon.get("/api/allparts?q=disc&limit=24").json()[0]["price"] == 189.99
+
+    services.part_update(part=disc, price=Decimal("150.00"), name="Floating Brake Disc XL")
+
+    html = client.get("/allparts?q=disc&maxPrice=500").content.decode()
+    assert "Floating Brake Disc XL" in html
+    assert "$150.00" in html
+    (found,) = anon.get("/api/allparts?q=disc&limit=24").json()
+    assert (found["name"], found["price"]) == ("Floating Brake Disc XL", 150.0)
+
+
+@pytest.mark.parametrize("selected", ["", "price", "relevance", "cheapest"])
+def test_the_sort_options_select_what_was_asked(client, catalog, selected):
+    html = client.get(f"/allparts?q=brake&sort={selected}").content.decode()
+
+    chosen = re.findall(r'<option value="([^"]*)" selected>', html)
+    best_match = selected in ("", "relevance")
+    assert chosen == (["relevance"] if best_match else [] if selected == "cheapest" else [selected])
+
+
+def test_the_paged_list_counts_every_part_from_the_cache_until_one_is_added(
+    anon, catalog, django_assert_num_queries
+):
+    anon.get("/api/allparts?limit=2")
+    with django_assert_num_queries(1):  # the rows; the count is kept
+        response = anon.get("/api/allparts?limit=2&sort=price")
+    assert response["X-Total-Count"] == "3"
+    assert names(response) == ["Sintered pads", "LED headlight"]
+
+    PartFactory(name="Chain", price=Decimal("1.00"))
+
+    response = anon.get("/api/allparts?limit=2&sort=price")
+    assert response["X-Total-Count"] == "4"
+    assert names(response) == ["Chain", "Sintered pads"]
+
+
+def test_the_kept_json_of_a_page_is_what_drf_writes(catalog):
+    """parts_json_body joins each part's kept JSON: the same bytes as JSONRenderer's of the
+    serializer's list, including the characters it escapes."""
+    PartFactory(name="Lever \u2028 “quoted” ünïcode", description='back\\slash "and" \u2029')
+    parts = part_search(PartQuery())[0:None]
+    expected = JSONRenderer().render(PartOutputSerializer(parts, many=True).data)
+
+    assert parts_json_body(parts, version="v1") == expected
+    assert parts_json_body(parts, version="v1") == expected  # from what was kept
+    assert parts_json_body(parts, version=None) == expected
+    assert parts_json_body([], version="v1") == b"[]" == JSONRenderer().render([])
+
+
+def test_a_part_of_the_search_loads_a_field_it_did_not_read(catalog):
+    (disc,) = part_search(PartQuery(q="rotor"))[0:None]
+
+    assert disc.created_at == catalog["disc"].created_at
+    assert disc.get_deferred_fields() == {"search_vector"}
+    assert disc.category.slug == "brakes"
+
+
+@pytest.mark.parametrize("number", [1, 2, 5, 9])
+@pytest.mark.parametrize(
+    "query", ["", "q=brake", "q=%3Cb%3E+%22x%22&sort=price", "q=caf%C3%A9&category=a&b"]
+)
+def test_page_links_are_the_pages_template_with_the_query(number, query):
+    """{% page_links %} keeps the links of a page position and puts each search's query in:
+    the same HTML as including catalog/_pages.html."""
+    page = page_of(list(range(200)), page=number, per_page=24)
+    context = {"page": page, "query": query}
+    include = Template(
+        '{% include "catalog/_pages.html" with url_name="allparts" label="Pages of parts" %}'
+    )
+    kept = Template('{% load page_links %}{% page_links page "allparts" "Pages of parts" query %}')
+    expected = include.render(Context({**context, "ellipsis": Paginator.ELLIPSIS}))
+
+    assert kept.render(Context(context)) == expected
+    assert kept.render(Context(context)) == expected  # from what was kept
