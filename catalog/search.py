@@ -257,10 +257,11 @@ def _part(row: tuple, db: str) -> Part:
     """A row of PartSearch as the Part (with its category) the QuerySet would have made: its
     columns set as Model.from_db sets them, without the per-field pass of Model.__init__
     (a sixth of a page of rows); the fields not read are deferred, loaded if ever asked for."""
-    part = _loaded(Part, _PART_COLUMNS, row[:8], db)
+    split, end = len(_PART_COLUMNS), len(_PART_COLUMNS) + len(_CATEGORY_COLUMNS)
+    part = _loaded(Part, _PART_COLUMNS, row[:split], db)
     category = None
-    if row[8] is not None:
-        category = _loaded(Category, _CATEGORY_COLUMNS, row[8:11], db)
+    if row[split] is not None:
+        category = _loaded(Category, _CATEGORY_COLUMNS, row[split:end], db)
     _CATEGORY.set_cached_value(part, category)
     return part
 
