@@ -27,8 +27,12 @@ def _read_manifest(mtime: float) -> dict:
 
 def manifest() -> dict:
     """The esbuild manifest, read again only when the file changes."""
+    return _read_manifest(_manifest_mtime())
+
+
+def _manifest_mtime() -> float:
     try:
-        return _read_manifest(MANIFEST.stat().st_mtime)
+        return MANIFEST.stat().st_mtime
     except FileNotFoundError as exc:
         raise MissingBuild(f"{MANIFEST} is missing: run `make setup`.") from exc
 
@@ -41,7 +45,13 @@ def dist_url(file: str) -> str:
 
 @register.simple_tag
 def island_assets(*names: str) -> str:
-    entries = manifest()
+    """Written once per set of names and build of the front end (every page has one)."""
+    return _assets_html(names, _manifest_mtime())
+
+
+@lru_cache(maxsize=64)
+def _assets_html(names: tuple[str, ...], mtime: float) -> str:
+    entries = _read_manifest(mtime)
     html = []
     for name in names:
         if name not in entries:
