@@ -28,7 +28,7 @@ from django.utils.cache import patch_vary_headers
 
 from .versioned_cache import keep, recall, versions
 
-PERSONAL_COOKIES = (settings.SESSION_COOKIE_NAME, "messages")
+MESSAGES_COOKIE = "messages"  # django.contrib.messages' cookie storage: pending messages
 # Query strings worth caching: none, or a short page number (keeps the key space small).
 CACHEABLE_QUERY = re.compile(r"^(page=\d{1,3})?$")
 LEARNED_PATHS = 20_000  # paths remembered per process (then forgotten and learned again)
@@ -48,13 +48,20 @@ class LearnedPaths(dict):
 _learned = LearnedPaths()
 
 
-def _cacheable(request) -> bool:
+def may_be_kept(request) -> bool:
+    """Whether the request's page may be kept or served from a kept copy, session or not
+    (core.personal_pages adds the session's own checks): a read, with no query string but a
+    page number, no bearer token and no pending message in a cookie."""
     return (
         request.method in ("GET", "HEAD")
         and CACHEABLE_QUERY.match(request.META.get("QUERY_STRING", "")) is not None
         and "HTTP_AUTHORIZATION" not in request.META
-        and not any(name in request.COOKIES for name in PERSONAL_COOKIES)
+        and MESSAGES_COOKIE not in request.COOKIES
     )
+
+
+def _cacheable(request) -> bool:
+    return may_be_kept(request) and settings.SESSION_COOKIE_NAME not in request.COOKIES
 
 
 def _key(names: tuple[str, ...], path: str) -> str | None:

@@ -32,7 +32,7 @@ from django.conf import settings
 from django.contrib.auth import HASH_SESSION_KEY, SESSION_KEY
 from django.core.cache import cache
 
-from .page_cache import CACHEABLE_QUERY, LearnedPaths, answer, kept_headers
+from .page_cache import LearnedPaths, answer, kept_headers, may_be_kept
 from .versioned_cache import TIMEOUT, versions, versions_and
 
 ACCOUNTS = "accounts"  # a version bumped by accounts.signals on every change of a user
@@ -57,13 +57,7 @@ def keep_page_for(request, seconds: float) -> None:
 
 def _session_key(request) -> str | None:
     """The request's session key when its page may be kept or served from the cache."""
-    if not (
-        SESSIONS_IN_CACHE
-        and request.method in ("GET", "HEAD")
-        and CACHEABLE_QUERY.match(request.META.get("QUERY_STRING", "")) is not None
-        and "HTTP_AUTHORIZATION" not in request.META
-        and "messages" not in request.COOKIES
-    ):
+    if not (SESSIONS_IN_CACHE and may_be_kept(request)):
         return None
     key = request.COOKIES.get(settings.SESSION_COOKIE_NAME, "")
     return key if SESSION_COOKIE.match(key) else None
