@@ -341,7 +341,9 @@ WHITENOISE_IMMUTABLE_FILE_TEST = r"^.+([.-][0-9a-fA-F]{12}|-[A-Z0-9]{8})\.[^.]+$
 
 # --- Security (production when DEBUG is off) --------------------------------------------
 
-SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+# X-Forwarded-Proto says https only from a proxy the shop was told of (TRUSTED_PROXY_COUNT);
+# without one it is whatever the client sent. X-Forwarded-Host is never trusted.
+SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https") if TRUSTED_PROXY_COUNT else None
 SECURE_SSL_REDIRECT = not DEBUG and env.bool("SECURE_SSL_REDIRECT", default=True)
 # Cookies are HTTPS-only in production; behind a TLS proxy (SECURE_SSL_REDIRECT=0) too.
 SECURE_COOKIES = not DEBUG and env.bool("SECURE_COOKIES", default=SECURE_SSL_REDIRECT)
