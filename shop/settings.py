@@ -78,6 +78,9 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # Cache-Control: private, no-store on answers that depend on who asks, the page caches'
+    # own answers below included.
+    "core.middleware.PrivateAnswerMiddleware",
     # Pages kept whole, answered before everything below: visitors' (core/page_cache.py) and
     # a session's own (core/personal_pages.py).
     "core.page_cache.VisitorPageMiddleware",
