@@ -176,6 +176,9 @@ ACCOUNT_FORMS = {
     "add_email": "accounts.email_forms.ChangeEmailForm",
 }
 ACCOUNT_ADAPTER = "accounts.adapters.AccountAdapter"
+# allauth's mails say the shop's name (not django.contrib.sites' "example.com"); their links
+# start with SITE_URL (accounts/adapters.py).
+ACCOUNT_EMAIL_SUBJECT_PREFIX = f"[{SHOP_NAME}] "
 ACCOUNT_USER_DISPLAY = "accounts.adapters.user_display"
 ACCOUNT_EMAIL_VERIFICATION = env.str("ACCOUNT_EMAIL_VERIFICATION", default="none")
 ACCOUNT_UNIQUE_EMAIL = True
