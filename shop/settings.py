@@ -8,6 +8,7 @@ has no `.env`. ENV_FILE names another file, or none when empty (the tests set it
 import os
 from datetime import timedelta
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import environ
 from django.core.exceptions import ImproperlyConfigured
@@ -437,6 +438,9 @@ EMAIL_BACKEND = env.str(
 DEFAULT_FROM_EMAIL = env.str("DEFAULT_FROM_EMAIL", default="") or f"{SHOP_NAME} <shop@localhost>"
 # Where the links in mail point: the address shoppers reach the shop at.
 SITE_URL = (env.str("SITE_URL", default="") or "http://127.0.0.1:8000").rstrip("/")
+# Its origin is trusted for CSRF: nginx passes the Host without its port (deploy/nginx), so
+# on any port but 80 and 443 the browser's Origin names a port the Host header lacks.
+CSRF_TRUSTED_ORIGINS = [*CSRF_TRUSTED_ORIGINS, "://".join(urlsplit(SITE_URL)[:2])]
 
 # Celery (shop/celery.py) on the Redis broker. Without REDIS_URL there is no broker: the same
 # tasks run in a background thread of the web process once the transaction commits
