@@ -436,7 +436,7 @@ EMAIL_BACKEND = env.str(
 # A bare address is sent in the shop's name (orders/emails.py).
 # Empty counts as unset (compose passes the variables through, empty unless given).
 DEFAULT_FROM_EMAIL = env.str("DEFAULT_FROM_EMAIL", default="") or f"{SHOP_NAME} <shop@localhost>"
-# Where the links in mail point: the address shoppers reach the shop at.
+# The address shoppers reach the shop at: every absolute link, in pages and mail (core/links.py).
 SITE_URL = (env.str("SITE_URL", default="") or "http://127.0.0.1:8000").rstrip("/")
 # Its origin is trusted for CSRF: nginx passes the Host without its port (deploy/nginx), so
 # on any port but 80 and 443 the browser's Origin names a port the Host header lacks.
