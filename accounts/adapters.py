@@ -1,11 +1,16 @@
 """allauth adapters: the single place where sign-up and Google sign-in meet our User."""
 
+from types import SimpleNamespace
+from urllib.parse import urlsplit
+
 from allauth.account.adapter import DefaultAccountAdapter
 from allauth.socialaccount.adapter import DefaultSocialAccountAdapter
 from allauth.socialaccount.models import SocialApp
+from django.conf import settings
 from django.http import Http404
 
 from core.emails import normalize_email
+from core.links import at_site_url
 
 from .validators import EMAIL_TAKEN, validate_shop_email
 
@@ -24,6 +29,19 @@ class AccountAdapter(DefaultAccountAdapter):
         email = normalize_email(super().clean_email(email))
         validate_shop_email(email)
         return email
+
+    def send_mail(self, template_prefix: str, email: str, context: dict) -> None:
+        """Every allauth mail, with its links at SITE_URL and the shop's name and address as
+        its site: allauth builds the links (`activate_url`, `password_reset_url`,
+        `signup_url`) from the request, whose Host is whatever the client sent, and names the
+        site after django.contrib.sites' record ("example.com")."""
+        links = {
+            name: at_site_url(value)
+            for name, value in context.items()
+            if name.endswith("_url") and isinstance(value, str)
+        }
+        site = SimpleNamespace(name=settings.SHOP_NAME, domain=urlsplit(settings.SITE_URL).netloc)
+        super().send_mail(template_prefix, email, {**context, **links, "current_site": site})
 
 
 class SocialAccountAdapter(DefaultSocialAccountAdapter):

@@ -11,6 +11,7 @@ from django.views.decorators.http import require_POST
 from core.api import get_or_404
 from core.errors import ShopError
 from core.island_props import island_props
+from core.links import absolute_url
 from core.page_cache import cache_page_for_visitors
 from core.page_forms import handle_form
 from core.page_guards import shop_admin_required
@@ -70,19 +71,18 @@ def allparts(request):
 def part(request, pk):
     """A part's public page: details, stock, the way to order it, and its schema.org data."""
     part = get_or_404(Part.objects.select_related("category"), pk)
-    return render(
-        request, "catalog/part.html", {"part": part, "product": product_ld(request, part)}
-    )
+    return render(request, "catalog/part.html", {"part": part, "product": product_ld(part)})
 
 
-def product_ld(request, part: Part) -> dict:
-    """schema.org's Product for search engines: name, image, price in USD, availability."""
+def product_ld(part: Part) -> dict:
+    """schema.org's Product for search engines: name, image, price in USD, availability; its
+    links at SITE_URL (the page is kept for every visitor: never the request's Host)."""
     availability = "OutOfStock" if part.is_out_of_stock else "InStock"
     return {
         "@context": "https://schema.org",
         "@type": "Product",
         "name": part.name,
-        "image": request.build_absolute_uri(part.img) if part.img else None,
+        "image": absolute_url(part.img) if part.img else None,
         "description": part.description,
         "category": part.category.name if part.category else None,
         "offers": {
@@ -90,7 +90,7 @@ def product_ld(request, part: Part) -> dict:
             "price": str(part.price),
             "priceCurrency": "USD",
             "availability": f"https://schema.org/{availability}",
-            "url": request.build_absolute_uri(part.get_absolute_url()),
+            "url": absolute_url(part.get_absolute_url()),
         },
     }
 

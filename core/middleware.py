@@ -1,4 +1,5 @@
-"""The shop's own middleware: a friendly 503 while the database is out of reach."""
+"""The shop's own middleware: a friendly 503 while the database is out of reach, Retry-After on
+every 429, the shop's 404 page, and `Cache-Control: private, no-store` on personal answers."""
 
 import logging
 import sys
@@ -11,6 +12,9 @@ from django.db import InterfaceError, OperationalError
 from django.http import Http404, HttpResponse, JsonResponse
 from django.template.loader import render_to_string
 from django.urls import get_resolver
+from django.utils.cache import get_max_age, patch_cache_control
+
+from .page_cache import MESSAGES_COOKIE
 
 logger = logging.getLogger(__name__)
 
@@ -150,4 +154,49 @@ class RetryAfterMiddleware:
         response = self.get_response(request)
         if response.status_code == 429 and not response.has_header("Retry-After"):
             response["Retry-After"] = PAGE_RETRY_AFTER_SECONDS
+        return response
+
+
+READS = ("GET", "HEAD", "OPTIONS")
+
+
+def is_personal(request, response) -> bool:
+    """Whether the answer may depend on who asked: anything but a read; a read by a caller who
+    says who they are (a session cookie, an Authorization header) or has messages pending; an
+    answer that sets a cookie (a new session, a CSRF token made for that browser's cookie)."""
+    return (
+        request.method not in READS
+        or "HTTP_AUTHORIZATION" in request.META
+        or settings.SESSION_COOKIE_NAME in request.COOKIES
+        or MESSAGES_COOKIE in request.COOKIES
+        or bool(response.cookies)
+    )
+
+
+def is_public(response) -> bool:
+    """An answer that says itself it is the same for everyone (static files, uploaded images)."""
+    return "public" in response.get("Cache-Control", "").lower()
+
+
+class PrivateAnswerMiddleware:
+    """`Cache-Control: private, no-store` on every answer that depends on who is asking
+    (API.md, "Private answers"): no shared cache keeps it, no browser writes it to disk.
+
+    Put it right after SecurityMiddleware, before the page caches: a page served from a
+    session's own cache (core.personal_pages) gets it too, and a page kept for visitors
+    (core.page_cache: no session, no Authorization header, no cookie set) keeps what it had.
+    The rule reads only the request's headers and the response, never the session: deciding
+    costs no round trip.
+    """
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        response = self.get_response(request)
+        if is_personal(request, response) and not is_public(response):
+            # Any max-age of the answer's own goes down to 0 (patch_cache_control keeps the
+            # smaller): with no-store it could only mislead.
+            fresh_for = {"max_age": 0} if (get_max_age(response) or 0) > 0 else {}
+            patch_cache_control(response, private=True, no_store=True, **fresh_for)
         return response

@@ -1,10 +1,12 @@
 """Whole pages for visitors without a session, served from the shared cache.
 
 A visitor who is not signed in sees the same home page and catalog as every other such
-visitor, so the rendered page is kept under keys carrying the versions of the data it shows
-("catalog", "reviews": see core.versioned_cache); any change to that data makes it stale on
-every app server at once. Anyone with a session, a pending message or an Authorization
-header gets a fresh answer: a personal page is never kept, nor served from here.
+visitor, so the rendered page is kept under keys carrying its scheme, host and path and the
+versions of the data it shows ("catalog", "reviews": see core.versioned_cache); any change to
+that data makes it stale on every app server at once. Its absolute links come from SITE_URL
+(core.links), never from the request, so what one visitor's headers said reaches nobody else.
+Anyone with a session, a pending message or an Authorization header gets a fresh answer: a
+personal page is never kept, nor served from here.
 
 Two pieces work together:
 
@@ -64,10 +66,13 @@ def _cacheable(request) -> bool:
     return may_be_kept(request) and settings.SESSION_COOKIE_NAME not in request.COOKIES
 
 
-def _key(names: tuple[str, ...], path: str) -> str | None:
-    """The page's key at the data's current versions; None when the shared cache can't tell."""
+def _key(names: tuple[str, ...], request) -> str | None:
+    """The page's key at the data's current versions; None when the shared cache can't tell.
+    Kept per scheme and host as well as path: what one host was answered never reaches
+    another (get_host() refuses a Host outside ALLOWED_HOSTS: 400)."""
+    page = f"{request.scheme}://{request.get_host()}{request.get_full_path()}"
     current = versions(*names)
-    return None if current is None else f"visitor-answer:{current}:{path}"
+    return None if current is None else f"visitor-answer:{current}:{page}"
 
 
 def answer(kept: tuple[bytes, list[tuple[str, str]]]) -> HttpResponse:
@@ -88,7 +93,7 @@ def cache_page_for_visitors(*names: str):
     def decorator(view):
         @wraps(view)
         def wrapper(request, *args, **kwargs):
-            key = _key(names, request.get_full_path()) if _cacheable(request) else None
+            key = _key(names, request) if _cacheable(request) else None
             if key is None:
                 return view(request, *args, **kwargs)
             kept = recall(key)
@@ -112,8 +117,7 @@ class VisitorPageMiddleware:
     def __call__(self, request):
         names = _learned.get(request.get_full_path()) if _cacheable(request) else None
         if names is not None:
-            request.get_host()  # a Host outside ALLOWED_HOSTS is refused (400), as ever
-            key = _key(names, request.get_full_path())
+            key = _key(names, request)
             kept = recall(key) if key is not None else None
             if kept is not None:
                 return answer(kept)

@@ -49,6 +49,12 @@ control_socket_disable = True
 
 proc_name = os.environ.get("GUNICORN_NAME", "shop")
 
+# X-Forwarded-Proto (and its kin) make a request https only when a proxy is configured
+# (TRUSTED_PROXY_COUNT, as SECURE_PROXY_SSL_HEADER in shop/settings.py): gunicorn would believe
+# any loopback client otherwise. Which proxies: FORWARDED_ALLOW_IPS (gunicorn's; loopback).
+if not int(os.environ.get("TRUSTED_PROXY_COUNT") or 0):
+    secure_scheme_headers = {}
+
 # Access log on stdout, error log on stderr: the process manager (Docker, systemd) keeps them.
 # Peer (nginx), time, request, status, bytes, time taken, the client as nginx saw it
 # (X-Forwarded-For) and nginx's request id (X-Request-ID), which its own log shows too.

@@ -14,6 +14,7 @@ from django.db.models import Q
 from django.template.loader import render_to_string
 
 from accounts.models import User
+from core.links import absolute_url
 from core.templatetags.money import money
 
 from .models import Booking
@@ -127,10 +128,6 @@ def part_mail_low_stock(*, booking_id: int, before: int) -> int:
         "manage_url": absolute_url("/dashboard/manageparts"),
     }
     return _send(_admin_messages("admin_low_stock", subject, context))
-
-
-def absolute_url(path: str) -> str:
-    return f"{settings.SITE_URL}{path}"
 
 
 def from_address() -> str:

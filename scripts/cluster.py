@@ -102,6 +102,8 @@ def prepare(
         "APP_A_PORT": str(free_port()),
         "APP_B_PORT": str(free_port()),
     }
+    # The address shoppers reach the cluster at: nginx's, for links in pages and mail.
+    env.setdefault("SITE_URL", f"http://127.0.0.1:{env['CLUSTER_PORT']}")
     nginx_conf = string.Template(TEMPLATE.read_text()).safe_substitute(
         run=run_dir,
         port=env["CLUSTER_PORT"],
@@ -109,6 +111,8 @@ def prepare(
         app_b_port=env["APP_B_PORT"],
         static_root=STATIC_ROOT,
         media_root=env["MEDIA_ROOT"],
+        # nginx answers these host names only (any other Host: no answer, 444).
+        SHOP_SERVER_NAMES=" ".join(name.strip() for name in env["ALLOWED_HOSTS"].split(",")),
     )
     (run_dir / "nginx.conf").write_text(nginx_conf)
     env_file = run_dir / "cluster.env"

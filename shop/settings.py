@@ -8,6 +8,7 @@ has no `.env`. ENV_FILE names another file, or none when empty (the tests set it
 import os
 from datetime import timedelta
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import environ
 from django.core.exceptions import ImproperlyConfigured
@@ -78,6 +79,9 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # Cache-Control: private, no-store on answers that depend on who asks, the page caches'
+    # own answers below included.
+    "core.middleware.PrivateAnswerMiddleware",
     # Pages kept whole, answered before everything below: visitors' (core/page_cache.py) and
     # a session's own (core/personal_pages.py).
     "core.page_cache.VisitorPageMiddleware",
@@ -173,6 +177,9 @@ ACCOUNT_FORMS = {
     "add_email": "accounts.email_forms.ChangeEmailForm",
 }
 ACCOUNT_ADAPTER = "accounts.adapters.AccountAdapter"
+# allauth's mails say the shop's name (not django.contrib.sites' "example.com"); their links
+# start with SITE_URL (accounts/adapters.py).
+ACCOUNT_EMAIL_SUBJECT_PREFIX = f"[{SHOP_NAME}] "
 ACCOUNT_USER_DISPLAY = "accounts.adapters.user_display"
 ACCOUNT_EMAIL_VERIFICATION = env.str("ACCOUNT_EMAIL_VERIFICATION", default="none")
 ACCOUNT_UNIQUE_EMAIL = True
@@ -341,7 +348,9 @@ WHITENOISE_IMMUTABLE_FILE_TEST = r"^.+([.-][0-9a-fA-F]{12}|-[A-Z0-9]{8})\.[^.]+$
 
 # --- Security (production when DEBUG is off) --------------------------------------------
 
-SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+# X-Forwarded-Proto says https only from a proxy the shop was told of (TRUSTED_PROXY_COUNT);
+# without one it is whatever the client sent. X-Forwarded-Host is never trusted.
+SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https") if TRUSTED_PROXY_COUNT else None
 SECURE_SSL_REDIRECT = not DEBUG and env.bool("SECURE_SSL_REDIRECT", default=True)
 # Cookies are HTTPS-only in production; behind a TLS proxy (SECURE_SSL_REDIRECT=0) too.
 SECURE_COOKIES = not DEBUG and env.bool("SECURE_COOKIES", default=SECURE_SSL_REDIRECT)
@@ -427,8 +436,11 @@ EMAIL_BACKEND = env.str(
 # A bare address is sent in the shop's name (orders/emails.py).
 # Empty counts as unset (compose passes the variables through, empty unless given).
 DEFAULT_FROM_EMAIL = env.str("DEFAULT_FROM_EMAIL", default="") or f"{SHOP_NAME} <shop@localhost>"
-# Where the links in mail point: the address shoppers reach the shop at.
+# The address shoppers reach the shop at: every absolute link, in pages and mail (core/links.py).
 SITE_URL = (env.str("SITE_URL", default="") or "http://127.0.0.1:8000").rstrip("/")
+# Its origin is trusted for CSRF: nginx passes the Host without its port (deploy/nginx), so
+# on any port but 80 and 443 the browser's Origin names a port the Host header lacks.
+CSRF_TRUSTED_ORIGINS = [*CSRF_TRUSTED_ORIGINS, "://".join(urlsplit(SITE_URL)[:2])]
 
 # Celery (shop/celery.py) on the Redis broker. Without REDIS_URL there is no broker: the same
 # tasks run in a background thread of the web process once the transaction commits

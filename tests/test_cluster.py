@@ -200,6 +200,41 @@ def test_session_started_on_one_app_server_goes_on_on_the_other(cluster):
     assert browser.get(f"{a}/dashboard", allow_redirects=False, timeout=TIMEOUT).is_redirect
 
 
+def test_an_unknown_host_gets_no_answer_from_nginx(cluster):
+    """nginx's default server closes the connection (444) for any Host but the shop's names:
+    no app server sees the request; the shop's own names are served."""
+    with pytest.raises(requests.ConnectionError):
+        requests.get(f"{cluster.url}/", headers={"Host": "evil.example"}, timeout=TIMEOUT)
+    refused = [
+        line
+        for line in cluster.log("nginx-access").read_text().splitlines()
+        if '"GET / HTTP/1.1" 444 ' in line
+    ]
+    assert refused and all("upstream=- " in line for line in refused), refused
+    for host in ("127.0.0.1", "localhost:6666"):
+        answer = requests.get(f"{cluster.url}/", headers={"Host": host}, timeout=TIMEOUT)
+        assert answer.status_code == 200, host
+
+
+def test_signing_in_through_nginx_as_a_browser_does(cluster):
+    """nginx passes the host name without its port; the browser's Origin (with the port) is
+    SITE_URL's, which Django trusts for CSRF."""
+    browser = requests.Session()
+    signed_in = browser.post(
+        f"{cluster.url}/login",
+        data={
+            "csrfmiddlewaretoken": csrf_token(browser, f"{cluster.url}/login"),
+            "login": SHOPPER.email,
+            "password": SHOPPER.password,
+        },
+        headers={"Origin": cluster.url, "Referer": f"{cluster.url}/login"},
+        allow_redirects=False,
+        timeout=TIMEOUT,
+    )
+    assert signed_in.status_code == 302, signed_in.text
+    assert "private" in signed_in.headers["Cache-Control"]
+
+
 def test_part_changed_through_one_app_server_shows_on_the_other_at_once(cluster):
     a, b = cluster.app_url(0), cluster.app_url(1)
     admin = bearer(a, ADMIN)

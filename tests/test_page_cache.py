@@ -1,5 +1,8 @@
 """Whole-page caching for visitors without a session (core.page_cache)."""
 
+import json
+import re
+
 import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
@@ -43,9 +46,9 @@ def test_signed_in_visitors_get_their_own_page(client, user):
     assert f"{user.get_short_name()} (Sign Out)" in page
 
 
-def rendered(client, path: str) -> bool:
+def rendered(client, path: str, **headers) -> bool:
     """Whether the page was rendered now (a cached page renders no template)."""
-    return bool(client.get(path).templates)
+    return bool(client.get(path, **headers).templates)
 
 
 def test_the_cache_serves_without_rendering(client):
@@ -154,3 +157,47 @@ def test_search_results_keep_cards_only_while_the_catalog_holds(client, admin_us
     stock_adjust(part=part, change=-15, note="damaged", by=admin_user)
     page, _ = visit(client, path)
     assert '<span class="font-semibold">25</span>' in page
+
+
+# --- Private answers (API.md): kept per scheme and host, absolute URLs from SITE_URL --------
+
+SITE = "https://shop.example.test"
+LD_JSON = re.compile(r'<script[^>]*type="application/ld\+json">(.*?)</script>', re.S)
+
+
+def product_ld(response) -> dict:
+    return json.loads(LD_JSON.search(response.content.decode()).group(1))
+
+
+def test_a_forged_host_and_scheme_never_reach_other_visitors(client, settings):
+    """The attack of issue 20: a part page asked for with a forged Host (which ALLOWED_HOSTS
+    lets through, as a production set-up with "*" did) and X-Forwarded-Proto, with no proxy
+    in front; every visitor after it still gets links at SITE_URL, never at the forged host."""
+    settings.ALLOWED_HOSTS = ["*"]
+    settings.SITE_URL = SITE
+    part = PartFactory(img="/media/parts/chain.png")
+    path = part.get_absolute_url()
+
+    forged = client.get(path, HTTP_HOST="localhost:6666", HTTP_X_FORWARDED_PROTO="https")
+    visitor = client.get(path)
+
+    for response in (visitor, forged):
+        ld = product_ld(response)
+        assert ld["offers"]["url"] == f"{SITE}{path}"
+        assert ld["image"] == f"{SITE}/media/parts/chain.png"
+        assert "localhost:6666" not in response.content.decode()
+
+
+def test_a_page_kept_for_one_host_is_not_served_to_another(client, settings):
+    settings.ALLOWED_HOSTS = ["shop.example.test", "www.shop.example.test"]
+    assert rendered(client, "/allparts", HTTP_HOST="www.shop.example.test")
+    assert not rendered(client, "/allparts", HTTP_HOST="www.shop.example.test")
+    assert rendered(client, "/allparts", HTTP_HOST="shop.example.test")
+
+
+def test_an_image_elsewhere_keeps_its_own_address(client, settings):
+    settings.SITE_URL = SITE
+    part = PartFactory(img="https://images.example.net/chain.png")
+    assert product_ld(client.get(part.get_absolute_url()))["image"] == (
+        "https://images.example.net/chain.png"
+    )

@@ -246,7 +246,8 @@ def test_cards_show_stock_badges_and_link_to_the_part_page(client, catalog):
     assert f'href="/purchaseintent/{pads}"' not in html
 
 
-def test_the_part_page(client, catalog):
+def test_the_part_page(client, catalog, settings):
+    settings.SITE_URL = "https://shop.example.test"
     disc = catalog["disc"]
 
     response = client.get(f"/parts/{disc.pk}")
@@ -270,7 +271,7 @@ def test_the_part_page(client, catalog):
         "price": "189.99",
         "priceCurrency": "USD",
         "availability": "https://schema.org/InStock",
-        "url": f"http://testserver/parts/{disc.pk}",
+        "url": f"https://shop.example.test/parts/{disc.pk}",
     }
 
 

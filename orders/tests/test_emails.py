@@ -88,6 +88,27 @@ def test_placing_an_order_mails_the_shopper_a_link_to_pay(mailbox, as_user, user
     assert "Please pay by" in text  # the order holds its parts until its hold lapses
 
 
+def test_links_are_at_site_url_whatever_host_the_order_came_through(mailbox, as_user, settings):
+    """API.md, "Private answers": mail links come from SITE_URL, never from the request."""
+    settings.ALLOWED_HOSTS = ["*"]
+    part = PartFactory(available_quantity=10)
+
+    response = as_user.post(
+        "/api/booking",
+        {"partId": part.pk, "quantity": 2, "address": "1 Road", "phone": "+441130000000"},
+        format="json",
+        HTTP_HOST="evil.example:6666",
+        HTTP_X_FORWARDED_PROTO="https",
+    )
+    settle()
+
+    assert response.status_code == 201
+    [message] = mailbox
+    for body in parts(message):
+        assert f"{SITE}/dashboard/payment/{response.json()['insertedId']}" in body
+        assert "evil.example" not in body
+
+
 def test_a_refused_order_sends_nothing(mailbox, as_user):
     part = PartFactory(available_quantity=1, minimum_order_quantity=1)
 
