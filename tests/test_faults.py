@@ -589,6 +589,31 @@ def test_rate_limits_count_in_redis_again_once_it_answers(settings):
         proxy.close()
 
 
+@postgres_only
+@needs_redis
+def test_a_running_server_keeps_its_sign_in_limit_when_redis_goes_away(shop, tmp_path):
+    """The shop in gunicorn (DEBUG off, its own settings) on Redis through a proxy; the proxy
+    is cut, and 15 wrong passwords from one address still trip the limit (each failure costs
+    a real password hash here: the page's limits are tested in-process above)."""
+    proxy = TcpProxy(*REDIS).start()
+    db = urlsplit(os.environ.get("REDIS_URL") or "redis:///15").path or "/15"
+    env = {**shop.server.env, "REDIS_URL": f"redis://127.0.0.1:{proxy.port}{db}"}
+    server = Gunicorn(env=env, log=tmp_path / "gunicorn.log", workers=1).start()
+    try:
+        proxy.stop()
+        wrong = {"email": SHOPPER, "password": "wrong-password"}
+        answers = [
+            requests.post(f"{server.url}/api/token", json=wrong, timeout=30).status_code
+            for _ in range(ATTEMPTS)
+        ]
+        allowed = api_rate("login_failed")
+        assert answers == [401] * allowed + [429] * (ATTEMPTS - allowed)
+        assert requests.get(f"{server.url}/allparts", timeout=30).status_code == 200
+    finally:
+        server.stop()
+        proxy.close()
+
+
 def test_tolerant_cache_has_short_socket_timeouts():
     backend = TolerantRedisCache("redis://127.0.0.1:6379/15", {})
     assert backend._options["socket_connect_timeout"] <= 1
