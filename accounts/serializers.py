@@ -5,6 +5,7 @@ from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db import transaction
 from rest_framework import serializers
 from rest_framework.exceptions import AuthenticationFailed
+from rest_framework_simplejwt.exceptions import TokenError
 from rest_framework_simplejwt.serializers import TokenRefreshSerializer
 from rest_framework_simplejwt.settings import api_settings as jwt_settings
 from rest_framework_simplejwt.token_blacklist.models import OutstandingToken
@@ -96,11 +97,19 @@ class TokenRefreshInputSerializer(TokenRefreshSerializer):
     """simplejwt's refresh with rotation: the used token is blacklisted and a new pair answers.
     401 (never a server error) when the account is gone or inactive, the password changed, the
     family was revoked, or the token was used before: the token's row is locked while it is
-    checked and blacklisted, so two requests racing with one token cannot both succeed."""
+    checked and blacklisted, so two requests racing with one token cannot both succeed. A used
+    token presented again revokes its whole sign-in (services.refresh_token_reuse_revoke)."""
 
     token_class = ShopRefreshToken
 
     def validate(self, attrs):
+        try:
+            return self.rotate(attrs)
+        except TokenError:
+            services.refresh_token_reuse_revoke(refresh=attrs["refresh"])
+            raise
+
+    def rotate(self, attrs):
         refresh = self.token_class(attrs["refresh"])  # malformed, expired or used: TokenError
         user = User.objects.filter(pk=refresh.get(jwt_settings.USER_ID_CLAIM)).first()
         if user is None or not user.is_active:

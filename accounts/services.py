@@ -7,13 +7,16 @@ from django.contrib.auth.models import Group, Permission
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.db.models import Q
+from rest_framework_simplejwt.exceptions import TokenError
 from rest_framework_simplejwt.settings import api_settings as jwt_settings
+from rest_framework_simplejwt.token_blacklist.models import BlacklistedToken
+from rest_framework_simplejwt.tokens import Token
 
 from core.emails import normalize_email
 from core.errors import Conflict
 
 from .models import User
-from .tokens import FAMILY_CLAIM, ShopRefreshToken
+from .tokens import FAMILY_CLAIM, ShopRefreshToken, SpentRefreshToken
 from .validators import EMAIL_TAKEN
 
 
@@ -147,9 +150,33 @@ def user_token_family_revoke(*, user_id: int, family: str) -> None:
 def refresh_token_revoke(*, refresh: str) -> None:
     """POST /api/token/revoke: blacklist the refresh token (simplejwt) and revoke its family,
     so the access tokens minted from it answer 401 too. A token that is malformed, expired,
-    used or already revoked raises simplejwt's TokenError."""
-    token = ShopRefreshToken(refresh)
+    used or already revoked raises simplejwt's TokenError (a used one revokes its family:
+    refresh_token_reuse_revoke)."""
+    try:
+        token = ShopRefreshToken(refresh)
+    except TokenError:
+        refresh_token_reuse_revoke(refresh=refresh)
+        raise
     token.blacklist()
+    _family_revoke(token)
+
+
+def refresh_token_reuse_revoke(*, refresh: str) -> bool:
+    """A refresh token presented again after it was used (rotated or revoked: blacklisted)
+    means a copy is in someone else's hands: revoke its whole sign-in (the family), so every
+    refresh and access token descended from it answers 401. Other sign-ins of the account
+    stay. False (nothing done) for a token that is not a genuine, unexpired, used one."""
+    try:
+        token = SpentRefreshToken(refresh)
+    except TokenError:
+        return False
+    jti = token[jwt_settings.JTI_CLAIM]
+    return BlacklistedToken.objects.filter(token__jti=jti).exists() and _family_revoke(token)
+
+
+def _family_revoke(token: Token) -> bool:
     user_id, family = token.get(jwt_settings.USER_ID_CLAIM), token.get(FAMILY_CLAIM)
-    if family and User.objects.filter(pk=user_id).exists():
-        user_token_family_revoke(user_id=user_id, family=family)
+    if not family or not User.objects.filter(pk=user_id).exists():
+        return False
+    user_token_family_revoke(user_id=user_id, family=family)
+    return True

@@ -6,8 +6,9 @@ Claims beyond simplejwt's own (`user_id`, `jti`, `iat`, `exp`, `token_type`):
   so every earlier token (access and refresh) answers 401 at once.
 - `fam`, the token family: the jti of the refresh token that started a sign-in (kept through
   its rotations, copied into every access token minted from it), or the id that a site
-  session gave the tokens it handed out. Revoking a refresh token (POST /api/token/revoke) or
-  signing out of the session revokes the family: it is written on the account's row
+  session gave the tokens it handed out. Revoking a refresh token (POST /api/token/revoke),
+  presenting one again after it was used (a copy is in someone else's hands), or signing out
+  of the session revokes the family: it is written on the account's row
   (`User.revoked_token_families`), which simplejwt loads for every request anyway. Both checks
   therefore cost no extra query.
 Deleted and deactivated accounts answer 401 through simplejwt's own user lookup.
@@ -31,6 +32,14 @@ class ShopRefreshToken(RefreshToken):
         token = super().for_user(user)
         token[FAMILY_CLAIM] = token[api_settings.JTI_CLAIM]
         return token
+
+
+class SpentRefreshToken(ShopRefreshToken):
+    """A refresh token verified as any other (signature, expiry, type) but the blacklist: to
+    read one presented again after it was used (simplejwt's check_blacklist, skipped here)."""
+
+    def check_blacklist(self) -> None:
+        pass
 
 
 def token_pair_for_user(user) -> dict[str, str]:

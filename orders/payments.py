@@ -28,6 +28,8 @@ NOT_SUCCEEDED = "This payment has not succeeded."
 WRONG_INTENT = "This payment does not belong to this order."
 WRONG_AMOUNT = "This payment's amount or currency does not match the order."
 UNKNOWN_INTENT = "There is no such payment."
+UNKNOWN_CHARGE = "There is no such charge."
+NOT_REFUNDED = "This payment has not been refunded."
 REFUND_FAILED = "The payment provider refused the refund. Nothing was changed."
 
 
@@ -53,6 +55,18 @@ class Intent:
     currency: str
     booking_id: str
     client_secret: str
+    failure: str = ""  # the provider's reason for the last failed attempt
+
+
+@dataclass(frozen=True)
+class Charge:
+    """What the shop needs of a charge (a refund is reported on the charge)."""
+
+    id: str
+    intent_id: str
+    amount: int
+    currency: str
+    amount_refunded: int
 
 
 def is_configured() -> bool:
@@ -81,6 +95,7 @@ def _plain(value) -> dict:
 
 
 def _intent(obj) -> Intent:
+    raw = _plain(obj)
     return Intent(
         id=obj.id,
         status=obj.status,
@@ -88,6 +103,7 @@ def _intent(obj) -> Intent:
         currency=obj.currency,
         booking_id=str(_plain(obj.metadata).get(METADATA_KEY, "")),
         client_secret=obj.client_secret or "",
+        failure=str(_plain(raw.get("last_payment_error")).get("message") or ""),
     )
 
 
@@ -142,25 +158,77 @@ def intent_for(booking: Booking) -> Intent:
 
 
 def check_pays_for(intent: Intent, booking: Booking) -> None:
-    """Raise PaymentRejected unless `intent` is a succeeded payment of this very order."""
+    """Raise PaymentRejected unless `intent` (as Stripe has it) is a succeeded payment of this
+    very order: the one check of a payment, for the PATCH and the webhook alike."""
     if intent.booking_id != str(booking.pk):
         raise PaymentRejected(WRONG_INTENT)
     if intent.amount != amount_in_cents(booking.total_price) or intent.currency != CURRENCY:
         raise PaymentRejected(WRONG_AMOUNT)
+    check_succeeded(intent)
+
+
+def check_succeeded(intent: Intent) -> None:
     if intent.status != "succeeded":
         raise PaymentRejected(NOT_SUCCEEDED)
 
 
-def verified_intent(booking: Booking, intent_id: str) -> Intent:
-    """Ask Stripe for `intent_id` and return it only if it paid for `booking`."""
+def intent_at_stripe(intent_id: str, *, booking: Booking | None = None) -> Intent:
+    """The PaymentIntent `intent_id` as Stripe has it (never as a client or an event says).
+    PaymentRejected when Stripe does not know it; ProviderError when Stripe fails."""
     client = _client()
+    if not intent_id:  # an empty id would ask Stripe for the list of intents
+        raise PaymentRejected(UNKNOWN_INTENT)
     try:
         found = _call("retrieve", booking, client.v1.payment_intents.retrieve, intent_id)
     except stripe.InvalidRequestError as exc:
         raise PaymentRejected(UNKNOWN_INTENT) from exc
-    intent = _intent(found)
+    return _intent(found)
+
+
+def verified_intent(booking: Booking, intent_id: str) -> Intent:
+    """Ask Stripe for `intent_id` and return it only if it paid for `booking`."""
+    intent = intent_at_stripe(intent_id, booking=booking)
     check_pays_for(intent, booking)
     return intent
+
+
+def charge_at_stripe(charge_id: str) -> Charge:
+    """The charge `charge_id` as Stripe has it. PaymentRejected when Stripe does not know it;
+    ProviderError when Stripe fails."""
+    client = _client()
+    if not charge_id:
+        raise PaymentRejected(UNKNOWN_CHARGE)
+    try:
+        found = _call("retrieve charge", None, client.v1.charges.retrieve, charge_id)
+    except stripe.InvalidRequestError as exc:
+        raise PaymentRejected(UNKNOWN_CHARGE) from exc
+    return Charge(
+        id=found.id,
+        intent_id=str(_plain(found).get("payment_intent") or ""),
+        amount=found.amount,
+        currency=found.currency,
+        amount_refunded=found.amount_refunded or 0,
+    )
+
+
+def check_refunds(charge: Charge, booking: Booking) -> None:
+    """Raise PaymentRejected unless `charge` (as Stripe has it) is this order's payment, and
+    refunded at least in part (a partial refund leaves the order paid: the caller's rule)."""
+    if charge.intent_id != booking.transaction_id:
+        raise PaymentRejected(WRONG_INTENT)
+    if charge.amount != amount_in_cents(booking.total_price) or charge.currency != CURRENCY:
+        raise PaymentRejected(WRONG_AMOUNT)
+    if charge.amount_refunded <= 0:
+        raise PaymentRejected(NOT_REFUNDED)
+
+
+def latest_refund_id(charge_id: str) -> str:
+    """The id of the charge's latest refund at Stripe ("" when none); ProviderError when
+    Stripe fails."""
+    client = _client()
+    params = {"charge": charge_id, "limit": 1}
+    found = _call("list refunds", None, client.v1.refunds.list, params=params)
+    return found.data[0].id if found.data else ""
 
 
 def intent_cancel(booking: Booking) -> Intent | None:
@@ -239,21 +307,7 @@ def _is_event(event) -> bool:
     )
 
 
-def refunded_charge_from_event(event) -> tuple[str, bool, str]:
-    """(the PaymentIntent's id, refunded in full?, the latest refund's id) of a
-    charge.refunded event."""
-    charge = _plain(event.data.object)
-    intent_id = charge.get("payment_intent") or ""
-    refunds = (charge.get("refunds") or {}).get("data") or []
-    refund_id = refunds[0].get("id", "") if refunds else ""
-    return str(intent_id), bool(charge.get("refunded")), str(refund_id)
-
-
-def intent_from_event(event) -> Intent:
-    return _intent(event.data.object)
-
-
-def failure_message(event) -> str:
-    """The provider's reason in a payment_intent.payment_failed event."""
-    error = _plain(getattr(event.data.object, "last_payment_error", None))
-    return error.get("message") or "The payment failed."
+def event_object_id(event) -> str:
+    """The id of the object (a PaymentIntent, a charge) an event is about: all the shop takes
+    from an event's body; the object itself is asked of Stripe."""
+    return str(_plain(event.data.object).get("id") or "")

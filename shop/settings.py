@@ -143,7 +143,8 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 REDIS_URL = env.str("REDIS_URL", default="")
 if REDIS_URL:
-    # Redis down is not the shop down: core/tolerant_cache.py serves as an empty cache meanwhile.
+    # Redis down is not the shop down: core/tolerant_cache.py serves as an empty cache meanwhile,
+    # except for the rate limits, which count in the process's memory.
     CACHES = {
         "default": {"BACKEND": "core.tolerant_cache.TolerantRedisCache", "LOCATION": REDIS_URL}
     }

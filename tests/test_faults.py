@@ -19,11 +19,13 @@ import pytest
 import redis
 import requests
 from django.contrib.sessions.backends.cached_db import SessionStore
-from django.core.cache import cache
+from django.core.cache import cache, caches
 from django.db import connection
 from django.test import Client, RequestFactory
+from rest_framework.test import APIClient
 
-from accounts.tests.factories import UserFactory
+from accounts.tests.factories import TEST_PASSWORD, UserFactory
+from accounts.tests.test_throttling import TOO_MANY_LOGINS, api_rate, login_page, page_rate, token
 from catalog.tests.factories import PartFactory
 from conftest import bearer_client
 from core.middleware import API_UNAVAILABLE, PAGE_UNAVAILABLE, unavailable_response
@@ -87,6 +89,12 @@ class TcpProxy:
 
     def close(self) -> None:
         self.stop()
+
+        async def settle():  # the cut connections' tasks finish before the loop stops
+            others = asyncio.all_tasks() - {asyncio.current_task()}
+            await asyncio.gather(*others, return_exceptions=True)
+
+        self._run(settle())
         self._loop.call_soon_threadsafe(self._loop.stop)
         self._thread.join(timeout=10)
 
@@ -374,6 +382,8 @@ needs_redis = pytest.mark.skipif(not redis_answers(), reason="no Redis on 127.0.
 def redis_down(settings):
     """The cache configured on a port where nothing listens."""
     tolerant_cache(settings, f"redis://127.0.0.1:{free_port()}/0")
+    yield
+    cache.clear()  # the counters kept in this process's memory meanwhile
 
 
 @pytest.mark.django_db
@@ -401,7 +411,94 @@ def test_shop_keeps_serving_with_redis_down(redis_down, client, anon):
     assert part.available_quantity == 8
 
 
+ATTEMPTS = 15
+
+
+@pytest.mark.django_db
+def test_sign_in_limits_hold_with_redis_down(redis_down, user):
+    """Issue 20: 15 wrong passwords from one address were 15 × 401 while Redis was down (the
+    counters were misses). They count in the process's memory now, and the shop still serves."""
+    api = APIClient(REMOTE_ADDR="198.51.100.20")
+    answers = [token(api, user.email, "wrong-password").status_code for _ in range(ATTEMPTS)]
+    allowed = api_rate("login_failed")
+    assert answers == [401] * allowed + [429] * (ATTEMPTS - allowed)
+
+    page = Client(REMOTE_ADDR="198.51.100.21")
+    answers = [login_page(page, user.email, "wrong-password") for _ in range(ATTEMPTS)]
+    allowed = min(page_rate("login_failed", "ip"), page_rate("login_failed", "key"))
+    assert [answer.status_code for answer in answers] == [200] * allowed + [429] * (
+        ATTEMPTS - allowed
+    )
+    assert TOO_MANY_LOGINS in answers[-1].content.decode()
+
+    # The owner, from another address, still signs in; pages are still served.
+    assert token(APIClient(REMOTE_ADDR="198.51.100.22"), user.email).status_code == 200
+    assert (
+        login_page(Client(REMOTE_ADDR="198.51.100.23"), user.email, TEST_PASSWORD).status_code
+        == 302
+    )
+    for path in ("/", "/allparts", "/login"):
+        assert Client().get(path).status_code == 200, path
+
+
+def trips_after(limit: int, attempt) -> None:
+    """`attempt(n)` is let through `limit` times, then refused with a 429."""
+    answers = [attempt(n).status_code for n in range(limit + 1)]
+    assert 429 not in answers[:-1], answers
+    assert answers[-1] == 429
+
+
+@pytest.mark.django_db
+def test_every_other_limit_holds_with_redis_down(redis_down, user):
+    """Sign-up (API and page), password resets, orders, reviews and payments."""
+    api = APIClient(REMOTE_ADDR="198.51.100.30")
+    trips_after(
+        api_rate("signup"),
+        lambda n: api.post(
+            "/api/signup",
+            {"name": "R", "email": f"r{n}@example.com", "password": "abcdef"},
+            format="json",
+        ),
+    )
+    page = Client(REMOTE_ADDR="198.51.100.31")
+    trips_after(
+        page_rate("signup", "ip"),
+        lambda n: page.post("/signup", {"name": "R", "email": f"page{n}@example.com"}),
+    )
+    trips_after(
+        page_rate("reset_password", "key"),
+        lambda n: page.post("/accounts/password/reset/", {"email": user.email}),
+    )
+    shopper = bearer_client(user)
+    for path, scope in [
+        ("/api/booking", "orders"),
+        ("/api/review", "reviews"),
+        ("/api/create-payment-intent", "payments"),
+    ]:
+        trips_after(api_rate(scope), lambda n, path=path: shopper.post(path, {}, format="json"))
+
+
+def test_rate_limit_counters_are_kept_per_process_with_redis_down(redis_down):
+    key, lock = "throttle_token_198.51.100.40", "allauth:rl:allauth.account:login:lock"
+    cache.set(key, [1.0], 60)
+    assert cache.get(key) == [1.0]
+    assert cache.get_many([key, "other"]) == {key: [1.0]}
+    # allauth's lock locks for real: one holder at a time.
+    assert cache.add(lock, True, 10) is True
+    assert cache.add(lock, True, 10) is False
+    assert cache.delete(lock) is True
+    assert cache.add(lock, True, 10) is True
+    # Every thread has a cache object of its own: they share the process's counters.
+    seen = []
+    thread = threading.Thread(target=lambda: seen.append(caches["default"].get(key)))
+    thread.start()
+    thread.join()
+    assert seen == [[1.0]]
+
+
 def test_tolerant_cache_with_redis_down_is_an_empty_cache(redis_down):
+    """Everything but the rate limits: a page or version kept in one process's memory would go
+    stale unseen by the others."""
     assert cache.get("key") is None
     assert cache.get("key", "default") == "default"
     cache.set("key", "value")
@@ -472,6 +569,49 @@ def test_cache_comes_back_with_redis_and_pauses_after_a_failure(settings):
     finally:
         proxy.close()
         redis.Redis(*REDIS, db=15).flushdb()
+
+
+@needs_redis
+def test_rate_limits_count_in_redis_again_once_it_answers(settings):
+    proxy = TcpProxy(*REDIS).start()
+    key = f"throttle_comeback_{os.getpid()}"
+    try:
+        tolerant_cache(settings, f"redis://127.0.0.1:{proxy.port}/15", retry_after=0)
+        cache.set(key, ["counted in Redis"])
+        proxy.stop()
+        assert cache.get(key) is None  # this process had counted nothing itself
+        cache.set(key, ["counted in memory"])
+        assert cache.get(key) == ["counted in memory"]
+        proxy.start()
+        assert cache.get(key) == ["counted in Redis"]
+        cache.delete(key)
+    finally:
+        proxy.close()
+
+
+@postgres_only
+@needs_redis
+def test_a_running_server_keeps_its_sign_in_limit_when_redis_goes_away(shop, tmp_path):
+    """The shop in gunicorn (DEBUG off, its own settings) on Redis through a proxy; the proxy
+    is cut, and 15 wrong passwords from one address still trip the limit (each failure costs
+    a real password hash here: the page's limits are tested in-process above)."""
+    proxy = TcpProxy(*REDIS).start()
+    db = urlsplit(os.environ.get("REDIS_URL") or "redis:///15").path or "/15"
+    env = {**shop.server.env, "REDIS_URL": f"redis://127.0.0.1:{proxy.port}{db}"}
+    server = Gunicorn(env=env, log=tmp_path / "gunicorn.log", workers=1).start()
+    try:
+        proxy.stop()
+        wrong = {"email": SHOPPER, "password": "wrong-password"}
+        answers = [
+            requests.post(f"{server.url}/api/token", json=wrong, timeout=30).status_code
+            for _ in range(ATTEMPTS)
+        ]
+        allowed = api_rate("login_failed")
+        assert answers == [401] * allowed + [429] * (ATTEMPTS - allowed)
+        assert requests.get(f"{server.url}/allparts", timeout=30).status_code == 200
+    finally:
+        server.stop()
+        proxy.close()
 
 
 def test_tolerant_cache_has_short_socket_timeouts():

@@ -10,6 +10,7 @@ import json
 import re
 from datetime import timedelta
 
+import jwt
 import pytest
 from django.db import connection
 from django.test import Client
@@ -90,16 +91,63 @@ class TestRotation:
         assert set(second) == {"access", "refresh"}
         assert second["refresh"] != first["refresh"]
         assert_alive(second)
-        used = refresh(first["refresh"])
-        assert used.status_code == 401
-        assert set(used.json()) >= {"detail"}
         assert refresh(second["refresh"]).status_code == 200
+        assert refresh(second["refresh"]).status_code == 401  # used once only
 
     def test_schema_documents_the_pair(self):
         schema = SchemaGenerator().get_schema(public=True)
         answer = schema["paths"]["/api/token/refresh"]["post"]["responses"]["200"]
         ref = answer["content"]["application/json"]["schema"]["$ref"].split("/")[-1]
         assert set(schema["components"]["schemas"][ref]["required"]) == {"access", "refresh"}
+
+
+class TestReuse:
+    """A refresh token presented again after it was rotated: a copy is in someone else's
+    hands, so its whole sign-in is revoked (issue 20: the rest of the sign-in lived on)."""
+
+    def test_replaying_a_rotated_token_revokes_its_whole_sign_in(self, user):
+        first = sign_in(user)
+        second = refresh(first["refresh"]).json()
+        third = refresh(second["refresh"]).json()
+        other_device = sign_in(user)
+        replay = refresh(first["refresh"])
+        assert replay.status_code == 401
+        assert set(replay.json()) >= {"detail"}
+        # Every token descended from that sign-in, access and refresh, answers 401...
+        assert_dead(third)
+        assert me(second["access"]).status_code == 401
+        assert me(first["access"]).status_code == 401
+        # ...another sign-in of the same account keeps working.
+        assert_alive(other_device)
+        assert refresh(other_device["refresh"]).status_code == 200
+
+    def test_a_rotated_token_presented_for_revocation_revokes_its_sign_in(self, user):
+        first = sign_in(user)
+        second = refresh(first["refresh"]).json()
+        assert revoke(first["refresh"]).status_code == 401
+        assert_dead(second)
+
+    def test_a_forged_or_garbled_token_revokes_nothing(self, user):
+        """Only a genuine used token counts: a used token's jti with another sign-in's family,
+        signed by another key, or a used token cut short, revoke nothing."""
+        first = sign_in(user)
+        refresh(first["refresh"])
+        other_device = sign_in(user)
+        claims = {**RefreshToken(first["refresh"], verify=False).payload}
+        claims[FAMILY_CLAIM] = RefreshToken(other_device["refresh"])[FAMILY_CLAIM]
+        forged = jwt.encode(
+            claims, "not the shop's key, but just as long as one", algorithm="HS256"
+        )
+        for token in (forged, first["refresh"][:-4], "not.a.token"):
+            assert refresh(token).status_code == 401
+        assert_alive(other_device)
+        assert refresh(other_device["refresh"]).status_code == 200
+
+    def test_a_used_token_of_a_gone_account_is_only_refused(self, user):
+        first = sign_in(user)
+        refresh(first["refresh"])
+        user.delete()
+        assert refresh(first["refresh"]).status_code == 401
 
 
 class TestRevoke:

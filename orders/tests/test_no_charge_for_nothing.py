@@ -12,7 +12,6 @@ from catalog.tests.factories import PartFactory
 from orders import services
 from orders.models import Booking, PaymentEvent
 from orders.services import ORDER_EXPIRED, PAID_MEANWHILE, PAYMENT_REFUNDED
-from orders.tests.factories import BookingFactory
 from orders.tests.stripe_helpers import intent_event, intent_id_of, pay, signed, stripe_client
 from orders.tests.test_holds import lapse
 from tests.stripe_fake import free_port
@@ -204,30 +203,65 @@ def test_a_signed_body_that_is_not_a_stripe_event_is_a_400(stripe_on, anon, body
     assert not PaymentEvent.objects.exists()
 
 
-def test_charge_refunded_marks_the_order_refunded_once(stripe_on, anon, user, part):
-    booking = BookingFactory(user=user, part=part, quantity=2, paid_order=True)
-    charge = {
-        "id": "ch_1",
-        "object": "charge",
-        "payment_intent": booking.transaction_id,
-        "refunded": True,
-        "refunds": {"data": [{"id": "re_1"}]},
-    }
-    first = deliver(anon, intent_event("evt_r1", "charge.refunded", charge))
-    assert first.json()["outcome"] == PaymentEvent.Outcome.REFUNDED
-    again = deliver(anon, intent_event("evt_r2", "charge.refunded", charge))
-    assert again.json()["outcome"] == PaymentEvent.Outcome.ALREADY_REFUNDED
-    booking.refresh_from_db()
-    assert (booking.state, booking.refund_id) == ("refunded", "re_1")
-    assert stock(part) == 7  # the factory took none; the refund gave 2 back, once
+def paid(client, booking) -> str:
+    """Pay `booking` at Stripe and confirm it (PATCH); the id of its charge."""
+    intent_id = start(client, booking)
+    charge = pay(intent_id).latest_charge
+    response = client.patch(
+        f"/api/booking/{booking.pk}", {"transactionId": intent_id}, format="json"
+    )
+    assert response.status_code == 200, response.content
+    return charge if isinstance(charge, str) else charge.id
 
 
-def test_a_partial_refund_leaves_the_order_paid(stripe_on, anon, user):
-    booking = BookingFactory(user=user, paid_order=True)
-    charge = {"id": "ch_2", "payment_intent": booking.transaction_id, "refunded": False}
-    response = deliver(anon, intent_event("evt_part", "charge.refunded", charge))
-    assert response.json()["outcome"] == PaymentEvent.Outcome.IGNORED
-    assert Booking.objects.get(pk=booking.pk).state == Booking.State.PENDING
+def refunded_event(event_id: str, charge_id: str, **claims) -> dict:
+    """charge.refunded about `charge_id`: the charge as Stripe has it, or as `claims` say."""
+    charge = stripe_client().v1.charges.retrieve(charge_id).to_dict()
+    return intent_event(event_id, "charge.refunded", {**charge, **claims})
+
+
+class TestChargeRefunded:
+    def test_a_full_refund_marks_the_order_refunded_once(
+        self, stripe_on, anon, as_user, order, part
+    ):
+        charge_id = paid(as_user, order)
+        refund = stripe_client().v1.refunds.create(params={"charge": charge_id})
+        first = deliver(anon, refunded_event("evt_r1", charge_id))
+        assert first.json()["outcome"] == PaymentEvent.Outcome.REFUNDED
+        again = deliver(anon, refunded_event("evt_r2", charge_id))
+        assert again.json()["outcome"] == PaymentEvent.Outcome.ALREADY_REFUNDED
+        order.refresh_from_db()
+        assert (order.state, order.refund_id) == ("refunded", refund.id)
+        assert stock(part) == 5  # the 2 held units came back, once
+
+    def test_a_partial_refund_leaves_the_order_paid(self, stripe_on, anon, as_user, order):
+        charge_id = paid(as_user, order)
+        stripe_client().v1.refunds.create(params={"charge": charge_id, "amount": 1000})
+        response = deliver(anon, refunded_event("evt_part", charge_id))
+        assert response.json()["outcome"] == PaymentEvent.Outcome.IGNORED
+        assert Booking.objects.get(pk=order.pk).state == Booking.State.PENDING
+
+    def test_a_refund_that_stripe_does_not_report_changes_nothing(
+        self, stripe_on, anon, as_user, order, part
+    ):
+        """Issue 20: the event's word was taken for it."""
+        charge_id = paid(as_user, order)
+        claims = {"refunded": True, "amount_refunded": 4000}
+        claims["refunds"] = {"object": "list", "data": [{"id": "re_madeup"}]}
+        response = deliver(anon, refunded_event("evt_claimed", charge_id, **claims))
+        assert response.status_code == 200
+        assert response.json()["outcome"] == PaymentEvent.Outcome.REJECTED
+        assert Booking.objects.get(pk=order.pk).state == Booking.State.PENDING
+        assert stock(part) == 3
+
+    def test_a_made_up_charge_changes_nothing(self, stripe_on, anon, as_user, order):
+        paid(as_user, order)
+        order.refresh_from_db()
+        made_up = {"id": "ch_madeup0000001", "object": "charge", "amount": 4000}
+        made_up |= {"payment_intent": order.transaction_id, "refunded": True}
+        response = deliver(anon, intent_event("evt_made_up", "charge.refunded", made_up))
+        assert response.json()["outcome"] == PaymentEvent.Outcome.REJECTED
+        assert Booking.objects.get(pk=order.pk).state == Booking.State.PENDING
 
 
 class TestThrottle:

@@ -4,10 +4,13 @@ import time
 from urllib.request import Request, urlopen
 
 import pytest
+import stripe
 
 from orders.models import Booking, PaymentEvent
+from orders.payments import PROVIDER_FAILED, amount_in_cents
 from orders.tests.factories import BookingFactory
 from orders.tests.stripe_helpers import (
+    DECLINED_CARD,
     intent_event,
     intent_id_of,
     pay,
@@ -15,6 +18,7 @@ from orders.tests.stripe_helpers import (
     stripe_client,
 )
 from tests import stripe_fake
+from tests.stripe_fake import free_port
 
 URL = "/api/stripe/webhook"
 
@@ -85,23 +89,122 @@ def test_a_signature_with_another_secret_is_a_400(stripe_on, anon, as_user, orde
     assert not Booking.objects.get(pk=order.pk).paid
 
 
-def test_an_event_whose_amount_differs_is_rejected(stripe_on, anon, as_user, order):
-    intent = {**paid_intent(as_user, order), "amount": 1}
-    deliver(anon, intent_event("evt_cheap", "payment_intent.succeeded", intent))
-    assert not Booking.objects.get(pk=order.pk).paid
-    assert PaymentEvent.objects.get().outcome == PaymentEvent.Outcome.REJECTED
-
-
 def test_a_failed_payment_is_recorded(stripe_on, anon, as_user, order):
     secret = as_user.post(
         "/api/create-payment-intent", {"booking": order.pk}, format="json"
     ).json()["clientSecret"]
+    with pytest.raises(stripe.CardError):
+        pay(intent_id_of(secret), DECLINED_CARD)
     intent = stripe_client().v1.payment_intents.retrieve(intent_id_of(secret)).to_dict()
-    intent["last_payment_error"] = {"message": "Your card was declined."}
     deliver(anon, intent_event("evt_fail", "payment_intent.payment_failed", intent))
     order.refresh_from_db()
     assert (order.paid, order.payment_error) == (False, "Your card was declined.")
     assert PaymentEvent.objects.get().outcome == PaymentEvent.Outcome.FAILED
+
+
+def claimed_payment(booking) -> dict:
+    """A PaymentIntent, as an event's body may claim it, that pays exactly `booking`."""
+    return {
+        "object": "payment_intent",
+        "status": "succeeded",
+        "amount": amount_in_cents(booking.total_price),
+        "currency": "usd",
+        "metadata": {"booking_id": str(booking.pk)},
+        "client_secret": "",
+    }
+
+
+def unpaid_intent_id(client, booking) -> str:
+    secret = client.post(
+        "/api/create-payment-intent", {"booking": booking.pk}, format="json"
+    ).json()["clientSecret"]
+    return intent_id_of(secret)
+
+
+class TestOnlyWhatStripeConfirms:
+    """Issue 20: a signed event naming a made-up PaymentIntent marked an order paid. An event
+    only names its intent (or charge); the shop asks Stripe how it stands and checks it as the
+    PATCH does before anything changes (API.md, the webhook row). A valid signature still
+    answers 200: the event was received, and it changed nothing."""
+
+    def assert_rejected(self, response, order) -> None:
+        assert response.status_code == 200
+        assert response.json()["outcome"] == PaymentEvent.Outcome.REJECTED
+        order.refresh_from_db()
+        assert (order.paid, order.transaction_id, order.payment_error) == (False, "", "")
+        assert PaymentEvent.objects.get().outcome == PaymentEvent.Outcome.REJECTED
+
+    def test_a_made_up_intent_changes_nothing(self, stripe_on, anon, order):
+        made_up = {**claimed_payment(order), "id": "pi_madeup00000001"}
+        response = deliver(anon, intent_event("evt_made_up", "payment_intent.succeeded", made_up))
+        self.assert_rejected(response, order)
+
+    def test_an_intent_that_has_not_succeeded_changes_nothing(
+        self, stripe_on, anon, as_user, order
+    ):
+        # "succeeded", the event says; Stripe says it waits for a card.
+        unpaid = {**claimed_payment(order), "id": unpaid_intent_id(as_user, order)}
+        response = deliver(anon, intent_event("evt_unpaid", "payment_intent.succeeded", unpaid))
+        self.assert_rejected(response, order)
+
+    def test_an_intent_for_another_amount_changes_nothing(self, stripe_on, anon, order):
+        cheap = stripe_client().v1.payment_intents.create(
+            params={
+                "amount": 100,
+                "currency": "usd",
+                "metadata": {"booking_id": str(order.pk)},
+                "payment_method_types": ["card"],
+            }
+        )
+        pay(cheap.id)
+        claimed = {**claimed_payment(order), "id": cheap.id}  # the order's amount, it says
+        response = deliver(anon, intent_event("evt_cheap", "payment_intent.succeeded", claimed))
+        self.assert_rejected(response, order)
+
+    def test_an_intent_of_another_order_pays_that_order_only(
+        self, stripe_on, anon, as_user, user, order
+    ):
+        other = BookingFactory(user=user)
+        theirs = paid_intent(as_user, other)
+        claimed = {**theirs, "metadata": {"booking_id": str(order.pk)}}
+        response = deliver(anon, intent_event("evt_other", "payment_intent.succeeded", claimed))
+        assert response.json()["outcome"] == PaymentEvent.Outcome.PAID
+        assert not Booking.objects.get(pk=order.pk).paid
+        assert Booking.objects.get(pk=other.pk).transaction_id == theirs["id"]
+
+    def test_a_made_up_intent_for_a_gone_order_is_received_and_refunds_nothing(
+        self, stripe_on, anon, db
+    ):
+        """It used to try to refund the made-up intent at Stripe: a 502 at every delivery."""
+        made_up = {"id": "pi_madeup00000002", "object": "payment_intent", "status": "succeeded"}
+        made_up |= {"amount": 4000, "currency": "usd", "metadata": {"booking_id": "987654"}}
+        response = deliver(anon, intent_event("evt_gone", "payment_intent.succeeded", made_up))
+        assert response.status_code == 200
+        assert response.json()["outcome"] == PaymentEvent.Outcome.REJECTED
+
+    def test_a_failure_that_stripe_does_not_report_changes_nothing(
+        self, stripe_on, anon, as_user, order
+    ):
+        intent_id = unpaid_intent_id(as_user, order)
+        intent = stripe_client().v1.payment_intents.retrieve(intent_id).to_dict()
+        intent["last_payment_error"] = {"message": "Call +1 555 0100 to pay by phone."}
+        response = deliver(anon, intent_event("evt_fail", "payment_intent.payment_failed", intent))
+        self.assert_rejected(response, order)
+
+    def test_stripe_unreachable_is_a_502_and_the_event_counts_when_sent_again(
+        self, stripe_on, settings, anon, as_user, order
+    ):
+        event = intent_event("evt_later", "payment_intent.succeeded", paid_intent(as_user, order))
+        reachable = settings.STRIPE_API_BASE
+        settings.STRIPE_API_BASE = f"http://127.0.0.1:{free_port()}"
+        response = deliver(anon, event)
+        assert response.status_code == 502
+        assert response.json() == {"detail": PROVIDER_FAILED}
+        assert not Booking.objects.get(pk=order.pk).paid
+        assert not PaymentEvent.objects.exists()  # so that Stripe's next delivery is acted on
+        settings.STRIPE_API_BASE = reachable
+        assert deliver(anon, event).json()["outcome"] == PaymentEvent.Outcome.PAID
+        assert Booking.objects.get(pk=order.pk).paid
 
 
 def test_other_events_are_acknowledged_and_ignored(stripe_on, anon, db):
@@ -141,3 +244,16 @@ def test_the_fake_stripe_delivers_a_signed_event_to_the_live_server(
         time.sleep(0.1)
     assert recorded.exists()
     assert Booking.objects.get(pk=order.pk).paid
+
+
+def test_webhooks_without_the_stripe_keys_are_503_and_change_nothing(
+    stripe_on, settings, anon, as_user, order
+):
+    """The webhook secret alone is not enough: the event cannot be confirmed with Stripe."""
+    event = intent_event("evt_keyless", "payment_intent.succeeded", paid_intent(as_user, order))
+    settings.STRIPE_SECRET_KEY = ""
+    response = deliver(anon, event)
+    assert response.status_code == 503
+    assert set(response.json()) == {"detail"}
+    assert not Booking.objects.get(pk=order.pk).paid
+    assert not PaymentEvent.objects.exists()
