@@ -5,6 +5,7 @@ import { money } from "../lib/format.js";
 import { approveOrder, isDeletable, isRefundable, refundOrder } from "../lib/orders.js";
 import { ActionButton } from "./ActionButton.jsx";
 import { DeleteOrderButton } from "./DeleteOrderButton.jsx";
+import { Email } from "./Email.jsx";
 import { StateBadge } from "./StateBadge.jsx";
 
 function ApproveButton({ order, onChanged }) {
@@ -49,19 +50,6 @@ function Action({ order, onDeleted, onChanged }) {
       {order.state === "pending" && <ApproveButton order={order} onChanged={onChanged} />}
       {isRefundable(order) && <RefundButton order={order} onChanged={onChanged} />}
     </div>
-  );
-}
-
-/** An e-mail that may wrap after its "@" (and anywhere else when even a half is too long). */
-function Email({ address }) {
-  const at = address.indexOf("@");
-  if (at < 0) return address;
-  return (
-    <>
-      {address.slice(0, at + 1)}
-      <wbr />
-      {address.slice(at + 1)}
-    </>
   );
 }
 

@@ -2,6 +2,7 @@ import { useCallback } from "react";
 import { useBusy } from "../lib/busy.js";
 import { makeAdmin, removeAdmin, removeUser } from "../lib/users.js";
 import { ActionButton } from "./ActionButton.jsx";
+import { Email } from "./Email.jsx";
 
 function MakeAdminButton({ user, onChanged }) {
   const action = useCallback(async () => {
@@ -62,7 +63,11 @@ export function UserRow({ number, user, isSelf, onChanged, onRemoved }) {
   return (
     <tr>
       <th scope="row">{number}</th>
-      <td className="whitespace-nowrap">{user.email}</td>
+      <td>
+        <span className="block min-w-32 wrap-anywhere">
+          <Email address={user.email} />
+        </span>
+      </td>
       <td>
         {user.role === "admin" ? (
           <div className="flex flex-wrap items-center gap-2">

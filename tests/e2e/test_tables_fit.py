@@ -1,8 +1,9 @@
-"""Manage Orders and My Order on a laptop (1366 px, the dashboard's sidebar showing), on a small
-one (1024 px, the sidebar showing: the rows are cards) and on a phone (390 px), filled with long e-mails, names and part names as real shops have them: every
-row action (Approve, Refund, Delete, Pay) lies wholly inside the window, and neither the page
-nor the table scrolls sideways (an action hidden in an inner horizontal scroller is not on
-screen)."""
+"""Manage Orders, My Order and All Users on a laptop (1366 px, the dashboard's sidebar showing),
+on a small one (1024 px, the sidebar showing: the order tables are cards there) and on a phone
+(390 px), filled with long e-mails, names and part names as real shops have them: every row
+action (Approve, Refund, Delete, Pay, Make Admin, Remove User) lies wholly inside the window, and
+neither the page nor the table scrolls sideways (an action hidden in an inner horizontal
+scroller is not on screen)."""
 
 from decimal import Decimal
 
@@ -112,3 +113,15 @@ def test_my_order_keeps_every_action_on_screen(site, orders, width):
     assert_every_action_on_screen(site, width, 3 + 3 + 3)
     assert_nothing_scrolls_sideways(site)
     shot(site, f"myorder-long-{width}")
+
+
+def test_all_users_keeps_every_action_on_screen(site, orders, width):
+    AdminFactory(email="administrator.of.the.motorcycle.shop@throttle-and-gear-example.com")
+    sign_in(site, AdminFactory())
+    site.goto("/dashboard/users")
+    expect(site.locator("tbody tr")).to_have_count(4)
+    # Two shoppers: Make Admin, Remove User; the other admin: Remove admin, Remove User; the
+    # signed-in admin: Remove User (disabled, still on screen).
+    assert_every_action_on_screen(site, width, 2 + 2 + 2 + 1)
+    assert_nothing_scrolls_sideways(site)
+    shot(site, f"users-long-{width}")
