@@ -15,15 +15,8 @@ export function DataTable({ caption, columns, wide = false, children }) {
     labelCells(table.current, columns);
   });
   return (
-    <div
-      className={`@container/table overflow-x-auto rounded-box border border-base-300 bg-base-100${
-        wide ? " table-wide" : ""
-      }`}
-    >
-      <table
-        ref={table}
-        className={`table table-zebra stacked-table${wide ? " [&_:is(th,td)]:px-2.5" : ""}`}
-      >
+    <div className={wide ? "table-frame table-wide" : "table-frame"}>
+      <table ref={table} className="table table-zebra stacked-table">
         <caption className="sr-only">{caption}</caption>
         <thead>
           <tr>

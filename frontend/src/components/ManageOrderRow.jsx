@@ -5,7 +5,6 @@ import { money } from "../lib/format.js";
 import { approveOrder, isDeletable, isRefundable, refundOrder } from "../lib/orders.js";
 import { ActionButton } from "./ActionButton.jsx";
 import { DeleteOrderButton } from "./DeleteOrderButton.jsx";
-import { Email } from "./Email.jsx";
 import { StateBadge } from "./StateBadge.jsx";
 
 function ApproveButton({ order, onChanged }) {
@@ -66,9 +65,7 @@ export function ManageOrderRow({ number, order, onDeleted, onChanged }) {
         </time>
       </td>
       <td>
-        <span className="block min-w-32 wrap-anywhere">
-          <Email address={order.email} />
-        </span>
+        <span className="block min-w-32 wrap-anywhere">{order.email}</span>
       </td>
       <td>
         <span className="block min-w-24 wrap-anywhere">{order.name}</span>

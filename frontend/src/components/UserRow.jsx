@@ -2,7 +2,6 @@ import { useCallback } from "react";
 import { useBusy } from "../lib/busy.js";
 import { makeAdmin, removeAdmin, removeUser } from "../lib/users.js";
 import { ActionButton } from "./ActionButton.jsx";
-import { Email } from "./Email.jsx";
 
 function MakeAdminButton({ user, onChanged }) {
   const action = useCallback(async () => {
@@ -64,9 +63,7 @@ export function UserRow({ number, user, isSelf, onChanged, onRemoved }) {
     <tr>
       <th scope="row">{number}</th>
       <td>
-        <span className="block min-w-32 wrap-anywhere">
-          <Email address={user.email} />
-        </span>
+        <span className="block min-w-32 wrap-anywhere">{user.email}</span>
       </td>
       <td>
         {user.role === "admin" ? (

@@ -3,7 +3,7 @@
 import { useState } from "react";
 import { api } from "../lib/api.js";
 import { bars, scaleMax, shortDate, sumOf } from "../lib/charts.js";
-import { counted, money, STATE_LABELS, units } from "../lib/format.js";
+import { counted, money, STATE_LABELS } from "../lib/format.js";
 import { mountIslands } from "../lib/mount.jsx";
 
 const PERIODS = [7, 30, 90];
@@ -142,7 +142,7 @@ function Overview({ stats: first, days: firstDays }) {
     key: `${part.partId}-${part.name}`,
     label: part.name,
     value: Number(part.revenue),
-    text: `${money(part.revenue)} (${units(part.units)})`,
+    text: `${money(part.revenue)} (${counted(part.units, "{count} unit", "{count} units")})`,
   }));
   return (
     <div className="flex flex-col gap-4">

@@ -1,23 +1,16 @@
 // Display helpers shared by the islands.
 const dollars = new Intl.NumberFormat("en-US", { style: "currency", currency: "USD" });
-const plurals = new Intl.PluralRules("en-US");
 
 /** 12.5 → "$12.50" (the API sends money as numbers of dollars). */
 export function money(value) {
   return dollars.format(Number(value) || 0);
 }
 
-/** `one` or `many`, as English has it for `count`, with "{count}" filled in:
+/** `one` for a count of 1, else `many` (English), with "{count}" filled in:
  * counted(1, "{count} unit", "{count} units") → "1 unit". The one way the islands put a word
  * after a number; the server has its twin (core.wording.counted), so both say "1 unit". */
 export function counted(count, one, many) {
-  const form = plurals.select(Number(count)) === "one" ? one : many;
-  return form.replaceAll("{count}", String(count));
-}
-
-/** "1 unit", "3 units". */
-export function units(count) {
-  return counted(count, "{count} unit", "{count} units");
+  return (Number(count) === 1 ? one : many).replace("{count}", count);
 }
 
 /** price × quantity in whole cents, so 0.1 × 3 is 0.3 and not 0.30000000000000004. */

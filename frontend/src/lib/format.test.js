@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { counted, minutesLeft, money, payWithin, STATE_LABELS, totalOf, units } from "./format.js";
+import { counted, minutesLeft, money, payWithin, STATE_LABELS, totalOf } from "./format.js";
+
+const units = (count) => counted(count, "{count} unit", "{count} units");
 
 describe("money", () => {
   it("shows dollars with two decimals", () => {
