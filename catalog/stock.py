@@ -13,15 +13,21 @@ from django.db.models import F
 
 from core.errors import Conflict, Rejected
 from core.versioned_cache import invalidate
+from core.wording import counted
 
 from .models import Part, StockMovement
 from .selectors import CACHE
 
 Reason = StockMovement.Reason
 
-STOCK_CHANGED = "The stock changed while you ordered: only {available} units are left"
+# Sentences with a count: the one form and the other, for core.wording.counted.
+STOCK_CHANGED = (
+    "The stock changed while you ordered: only {count} unit is left",
+    "The stock changed while you ordered: only {count} units are left",
+)
 STOCK_BELOW_ZERO = (
-    "Only {available} units are in stock, so {taken} can't be taken away: stock can't go below 0"
+    "Only {count} unit is in stock, so {taken} can't be taken away: stock can't go below 0",
+    "Only {count} units are in stock, so {taken} can't be taken away: stock can't go below 0",
 )
 CHANGE_ZERO = "The change must be a whole number other than 0"
 
@@ -76,7 +82,7 @@ def stock_reserve(
         raise ValueError("quantity must be positive")
     part = _locked(part_id)
     if quantity > part.available_quantity:
-        raise Conflict(STOCK_CHANGED.format(available=part.available_quantity))
+        raise Conflict(counted(part.available_quantity, *STOCK_CHANGED))
     _move(
         part=part,
         change=-quantity,
@@ -149,8 +155,8 @@ def stock_adjust(
         raise Rejected(CHANGE_ZERO)
     locked = _locked(part.pk)
     if locked.available_quantity + change < 0:
-        message = STOCK_BELOW_ZERO.format(available=locked.available_quantity, taken=-change)
-        raise Conflict(message)
+        left = locked.available_quantity
+        raise Conflict(counted(left, *STOCK_BELOW_ZERO, taken=-change))
     reason = reason or (Reason.RECEIVED if change > 0 else Reason.WRITTEN_OFF)
     movement = _move(part=locked, change=change, reason=reason, note=note, by=by)
     part.available_quantity = locked.available_quantity

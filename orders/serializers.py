@@ -14,6 +14,7 @@ ORDER_UNKNOWN = "There is no order with this id"
 MONEY = {"max_digits": 12, "decimal_places": 2, "coerce_to_string": False}
 STATE_UNKNOWN = "State must be one of: " + ", ".join(Booking.State.values)
 SEARCH_TOO_LONG = "Search words can be at most 200 characters"
+QUANTITY_NOT_WHOLE = "Quantity must be a whole number"
 
 
 class BookingOutputSerializer(serializers.ModelSerializer):
@@ -102,13 +103,10 @@ class BookingInputSerializer(serializers.Serializer):
         error_messages={"min_value": PART_UNKNOWN, "max_value": PART_UNKNOWN},
     )
     partsName = serializers.CharField(required=False, allow_blank=True, write_only=True)
+    # Any whole number: its bounds are the part's (orders.services.check_quantity), so 0 or -3
+    # reads "Quantity must be at least N (the minimum order quantity)" as in the purchase form.
     quantity = serializers.IntegerField(
-        min_value=1,
-        max_value=1_000_000_000,
-        error_messages={
-            **required("Quantity is required"),
-            "min_value": "Quantity must be at least 1",
-        },
+        error_messages={**required("Quantity is required"), "invalid": QUANTITY_NOT_WHOLE},
     )
     address = serializers.CharField(max_length=500, error_messages=required("Address is required"))
     phone = PhoneField()

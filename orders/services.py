@@ -20,6 +20,7 @@ from django.utils import timezone
 from catalog.models import Part
 from catalog.stock import stock_release, stock_release_orders, stock_reserve
 from core.errors import Conflict, NotFound
+from core.wording import counted
 
 from . import payments, tasks
 from .background import run_after_commit
@@ -27,7 +28,7 @@ from .emails import stock_fell_below_minimum
 from .models import Booking
 
 QUANTITY_BELOW_MINIMUM = "Quantity must be at least {minimum} (the minimum order quantity)"
-QUANTITY_ABOVE_STOCK = "Only {available} units are available"
+QUANTITY_ABOVE_STOCK = ("Only {count} unit is available", "Only {count} units are available")
 PART_GONE = "This part is no longer available"
 PAID_ORDER_LOCKED = "This order is paid and can never be deleted: refund it instead"
 ORDER_NOT_PAID = "This order is not paid yet, so it can't be approved"
@@ -64,7 +65,7 @@ def check_quantity(*, part: Part, quantity: int) -> None:
         message = QUANTITY_BELOW_MINIMUM.format(minimum=part.minimum_order_quantity)
         raise ValidationError({"quantity": message})
     if quantity > part.available_quantity:
-        message = QUANTITY_ABOVE_STOCK.format(available=part.available_quantity)
+        message = counted(part.available_quantity, *QUANTITY_ABOVE_STOCK)
         raise ValidationError({"quantity": message})
     check_total(price=part.price, quantity=quantity)
 

@@ -9,7 +9,7 @@ from catalog import serializers as s
 from catalog.models import Category, Part, StockMovement
 from catalog.stock import CHANGE_ZERO
 from catalog.tests.factories import PartFactory
-from core.tests.pages import field_error, toasts
+from core.tests.pages import field_error, field_names, toasts
 
 pytestmark = pytest.mark.django_db
 
@@ -44,6 +44,29 @@ def test_manage_parts_offers_edit_and_adjust_stock(admin):
 
     assert f'href="/dashboard/parts/{part.pk}/edit"' in html
     assert f'href="/dashboard/parts/{part.pk}/stock"' in html
+
+
+# The spec's add-product order, then the shop's own fields.
+PART_FIELDS = [
+    "name",
+    "minimumOrderQuantity",
+    "description",
+    "availableQuantity",
+    "price",
+    "img",
+    "image",
+    "category",
+]
+
+
+def test_add_parts_and_edit_part_show_their_fields_in_one_order(admin):
+    part = PartFactory()
+
+    added = field_names(admin.get("/dashboard/addparts"))
+    edited = field_names(admin.get(f"/dashboard/parts/{part.pk}/edit"))
+
+    assert added == PART_FIELDS
+    assert edited == [name for name in PART_FIELDS if name != "availableQuantity"]
 
 
 def test_editing_changes_every_field_but_the_stock(admin, brakes):

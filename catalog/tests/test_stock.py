@@ -42,7 +42,7 @@ def test_reserve_beyond_the_stock_is_the_409_with_the_units_left():
     part = PartFactory(available_quantity=3)
     with pytest.raises(Conflict) as refusal:
         stock.stock_reserve(part_id=part.pk, quantity=4)
-    assert refusal.value.message == stock.STOCK_CHANGED.format(available=3)
+    assert refusal.value.message == "The stock changed while you ordered: only 3 units are left"
     part.refresh_from_db()
     assert part.available_quantity == 3
     assert part.stock_movements.count() == 1  # the initial stock only
@@ -64,6 +64,27 @@ def test_adjust_never_goes_below_zero(user):
     stock.stock_adjust(part=part, change=-3, note="Broken", by=user)
     assert part.available_quantity == 0
     assert Part.objects.get(pk=part.pk).available_quantity == 0
+
+
+@pytest.mark.parametrize(
+    ("left", "message"),
+    [
+        (1, "Only 1 unit is in stock, so 2 can't be taken away: stock can't go below 0"),
+        (0, "Only 0 units are in stock, so 2 can't be taken away: stock can't go below 0"),
+    ],
+)
+def test_a_refused_write_off_counts_what_is_left(user, left, message):
+    part = PartFactory(available_quantity=left)
+    with pytest.raises(Conflict) as refusal:
+        stock.stock_adjust(part=part, change=-2, note="Broken", by=user)
+    assert refusal.value.message == message
+
+
+def test_the_last_unit_taken_meanwhile_is_one_unit():
+    part = PartFactory(available_quantity=1)
+    with pytest.raises(Conflict) as refusal:
+        stock.stock_reserve(part_id=part.pk, quantity=2)
+    assert refusal.value.message == "The stock changed while you ordered: only 1 unit is left"
 
 
 def test_movements_outlive_their_part_with_its_name():

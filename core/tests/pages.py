@@ -16,6 +16,7 @@ class _Fields(HTMLParser):
     def __init__(self):
         super().__init__()
         self.fields: dict[str, dict] = {}
+        self.names: list[str] = []  # of every named input, select and textarea, in page order
         self.buttons: list[str] = []
         self.labels: dict[str, str] = {}
         self.images: list[dict] = []
@@ -24,6 +25,8 @@ class _Fields(HTMLParser):
 
     def handle_starttag(self, tag, attrs):
         attrs = dict(attrs)
+        if tag in ("input", "select", "textarea") and "name" in attrs:
+            self.names.append(attrs["name"])
         if tag == "input" and "name" in attrs:
             self.fields[attrs["name"]] = {"tag": "input", **attrs}
         elif tag == "img":
@@ -57,6 +60,11 @@ def parse(response) -> _Fields:
 def fields(response) -> dict[str, dict]:
     """{name: attributes} of the page's inputs and textareas (a textarea's text as "value")."""
     return parse(response).fields
+
+
+def field_names(response) -> list[str]:
+    """The names of the page's form controls (inputs, selects, textareas), in page order."""
+    return [name for name in parse(response).names if name != "csrfmiddlewaretoken"]
 
 
 def buttons(response) -> list[str]:

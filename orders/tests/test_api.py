@@ -93,8 +93,12 @@ class TestPlaceOrder:
         [
             (1, "Quantity must be at least 2 (the minimum order quantity)"),
             (11, "Only 10 units are available"),
-            (0, "Quantity must be at least 1"),
-            ("many", "A valid integer is required."),
+            (0, "Quantity must be at least 2 (the minimum order quantity)"),
+            (-3, "Quantity must be at least 2 (the minimum order quantity)"),
+            ("-3", "Quantity must be at least 2 (the minimum order quantity)"),
+            (10**12, "Only 10 units are available"),
+            ("many", "Quantity must be a whole number"),
+            ("2.5", "Quantity must be a whole number"),
         ],
     )
     def test_quantity_bounds(self, as_user, part, quantity, message):
@@ -104,6 +108,12 @@ class TestPlaceOrder:
         part.refresh_from_db()
         assert part.available_quantity == 10
         assert not Booking.objects.exists()
+
+    def test_the_last_unit_is_one_unit(self, as_user, db):
+        last = PartFactory(minimum_order_quantity=1, available_quantity=1)
+        response = as_user.post("/api/booking", order(last, quantity=2), format="json")
+        assert response.status_code == 400
+        assert response.json() == {"quantity": ["Only 1 unit is available"]}
 
     @pytest.mark.parametrize(
         ("field", "message"),
@@ -134,7 +144,7 @@ class TestPlaceOrder:
         """The shopper saw 10 units; another order took 9 before the row was locked."""
         stale = Part.objects.get(pk=part.pk)
         services.booking_place(user=user, part=part, quantity=9, address="a", phone="12345")
-        with pytest.raises(Conflict, match="only 1 units are left"):
+        with pytest.raises(Conflict, match="only 1 unit is left"):
             services.booking_place(user=user, part=stale, quantity=5, address="a", phone="12345")
 
 

@@ -26,7 +26,8 @@ def test_overview_draws_the_figures_and_reads_them_as_text(site, shop_with_sales
     site.set_viewport_size({"width": width, "height": 900})
     site.goto("/dashboard/overview")
 
-    expect(site.get_by_text("Revenue per day: $298.00 from 1 paid orders")).to_be_visible()
+    caption = "Revenue per day: $298.00 from 1 paid order"  # one order, in the singular
+    expect(site.get_by_text(caption, exact=True)).to_be_visible()
     bars = site.locator("figure").first.locator("svg rect")
     assert bars.count() == 30
     chart = site.locator("figure").first.locator("svg").bounding_box()
@@ -37,7 +38,7 @@ def test_overview_draws_the_figures_and_reads_them_as_text(site, shop_with_sales
     today = timezone.localdate().isoformat()
     expect(table.get_by_role("row", name=f"{today} $298.00 1")).to_have_count(1)
     expect(site.get_by_text("Spark plug: 1 left, minimum order 4")).to_be_visible()
-    expect(site.get_by_text("$298.00 (2 units)")).to_be_visible()
+    expect(site.get_by_text("$298.00 (2 units)", exact=True)).to_be_visible()
     assert site.evaluate("document.documentElement.scrollWidth") <= width
     shot(site, f"overview-{width}")
 
@@ -50,3 +51,13 @@ def test_choosing_a_period_reloads_the_figures(site, shop_with_sales):
 
     assert answer.value.status == 200
     expect(site.get_by_role("table", name="Revenue per day").locator("tbody tr")).to_have_count(7)
+
+
+def test_one_unit_sold_is_one_unit(site, shop_with_sales):
+    lever = PartFactory(name="Brake lever", price=Decimal("25.00"))
+    BookingFactory(part=lever, quantity=1, total_price=Decimal("25.00"), paid_order=True)
+    site.goto("/dashboard/overview")
+
+    expect(site.get_by_text("$25.00 (1 unit)", exact=True)).to_be_visible()
+    caption = "Revenue per day: $323.00 from 2 paid orders"
+    expect(site.get_by_text(caption, exact=True)).to_be_visible()

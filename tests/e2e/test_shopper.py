@@ -96,6 +96,22 @@ def test_purchase_form_shows_the_servers_quantity_message(site):
     assert Part.objects.get(pk=part.pk).available_quantity == 8
 
 
+def test_purchase_form_answers_zero_and_negative_quantities_with_the_minimum(site):
+    sign_in(site, UserFactory())
+    part = PartFactory(minimum_order_quantity=5, available_quantity=8)
+    site.goto(f"/purchaseintent/{part.pk}")
+    site.get_by_label("Phone").fill("0123456789")
+    site.get_by_label("Address").fill("1 Dock Street")
+    for quantity in ["-3", "0"]:
+        site.get_by_label("Quantity").fill(quantity)
+        site.get_by_role("button", name="Submit").click()
+        expect(
+            site.get_by_text("Quantity must be at least 5 (the minimum order quantity)")
+        ).to_be_visible()
+    expect(site.get_by_text("Quantity must be a whole number")).to_have_count(0)
+    assert not Booking.objects.exists()
+
+
 def test_paid_and_shipped_orders_in_my_order(site):
     user = UserFactory()
     BookingFactory(user=user, parts_name="Chain kit", paid_order=True, transaction_id="pi_123abc")

@@ -10,6 +10,7 @@ from rest_framework.settings import api_settings
 
 from catalog.serializers import PartInputSerializer
 from catalog.services import part_create
+from core.wording import counted
 
 FIELDS = ("name", "img", "description", "price", "minimumOrderQuantity", "availableQuantity")
 REQUIRED_COLUMNS = ("name", "price", "minimumOrderQuantity", "availableQuantity")
@@ -123,7 +124,7 @@ def errors_format(errors: dict) -> str:
 
 
 def summary(imported: int, rejected: int) -> str:
-    text = f"Imported {imported} part{'' if imported == 1 else 's'}"
+    text = counted(imported, "Imported {count} part", "Imported {count} parts")
     if rejected:
-        text += f"; {rejected} row{'' if rejected == 1 else 's'} rejected"
+        text += counted(rejected, "; {count} row rejected", "; {count} rows rejected")
     return text + "."

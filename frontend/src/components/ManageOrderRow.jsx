@@ -52,18 +52,26 @@ function Action({ order, onDeleted, onChanged }) {
   );
 }
 
-/** One row of Manage Orders: the part's name links to the order's page (address, phone). */
+/** One row of Manage Orders: the part's name links to the order's page (address, phone).
+ * Every text cell may wrap, so the nine columns fit beside the dashboard's sidebar on a
+ * 1366 px screen with the actions on screen (narrower frames show the rows as cards). */
 export function ManageOrderRow({ number, order, onDeleted, onChanged }) {
   return (
     <tr>
       <th scope="row">{number}</th>
-      <td className="whitespace-nowrap">
-        <time dateTime={order.createdAt}>{dateTime(order.createdAt)}</time>
+      <td>
+        <time className="block min-w-24" dateTime={order.createdAt}>
+          {dateTime(order.createdAt)}
+        </time>
       </td>
-      <td className="break-words sm:whitespace-nowrap">{order.email}</td>
-      <td>{order.name}</td>
-      <td className="min-w-40">
-        <a href={order.url} className="link link-primary">
+      <td>
+        <span className="block min-w-32 wrap-anywhere">{order.email}</span>
+      </td>
+      <td>
+        <span className="block min-w-24 wrap-anywhere">{order.name}</span>
+      </td>
+      <td>
+        <a href={order.url} className="link link-primary block min-w-28 wrap-anywhere">
           {order.partsName}
         </a>
         <span className="block text-xs">Order #{order._id}</span>

@@ -41,8 +41,8 @@ export function MyOrderRow({ number, order, onDeleted, paymentsOn = true }) {
   return (
     <tr>
       <th scope="row">{number}</th>
-      <td className="min-w-40">
-        <a href={order.url} className="link link-primary">
+      <td>
+        <a href={order.url} className="link link-primary block min-w-28 wrap-anywhere">
           {order.partsName}
         </a>
       </td>

@@ -62,7 +62,9 @@ export function UserRow({ number, user, isSelf, onChanged, onRemoved }) {
   return (
     <tr>
       <th scope="row">{number}</th>
-      <td className="whitespace-nowrap">{user.email}</td>
+      <td>
+        <span className="block min-w-32 wrap-anywhere">{user.email}</span>
+      </td>
       <td>
         {user.role === "admin" ? (
           <div className="flex flex-wrap items-center gap-2">

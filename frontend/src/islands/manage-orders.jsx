@@ -29,7 +29,7 @@ function ManageOrders({ orders = [], first = 1, searching = false }) {
     );
   }
   return (
-    <DataTable caption="Orders, newest first" columns={COLUMNS}>
+    <DataTable caption="Orders, newest first" columns={COLUMNS} wide>
       {rows.map((order, index) => (
         <ManageOrderRow
           key={order._id}

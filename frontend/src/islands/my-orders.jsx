@@ -37,7 +37,7 @@ function MyOrders({ orders = [], paymentsOn = true }) {
     );
   }
   return (
-    <DataTable caption="My orders" columns={COLUMNS}>
+    <DataTable caption="My orders" columns={COLUMNS} wide>
       {rows.map((order, index) => (
         <MyOrderRow
           key={order._id}

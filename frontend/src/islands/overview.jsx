@@ -3,7 +3,7 @@
 import { useState } from "react";
 import { api } from "../lib/api.js";
 import { bars, scaleMax, shortDate, sumOf } from "../lib/charts.js";
-import { money, STATE_LABELS } from "../lib/format.js";
+import { counted, money, STATE_LABELS } from "../lib/format.js";
 import { mountIslands } from "../lib/mount.jsx";
 
 const PERIODS = [7, 30, 90];
@@ -17,7 +17,8 @@ function RevenueChart({ days }) {
   return (
     <figure className="card bg-base-100 border border-base-300 p-4">
       <figcaption className="font-semibold mb-2">
-        Revenue per day: {money(sumOf(days, "revenue"))} from {sumOf(days, "orders")} paid orders
+        Revenue per day: {money(sumOf(days, "revenue"))} from{" "}
+        {counted(sumOf(days, "orders"), "{count} paid order", "{count} paid orders")}
       </figcaption>
       <svg
         viewBox={`0 0 ${CHART.width} ${CHART.height}`}
@@ -141,7 +142,7 @@ function Overview({ stats: first, days: firstDays }) {
     key: `${part.partId}-${part.name}`,
     label: part.name,
     value: Number(part.revenue),
-    text: `${money(part.revenue)} (${part.units} units)`,
+    text: `${money(part.revenue)} (${counted(part.units, "{count} unit", "{count} units")})`,
   }));
   return (
     <div className="flex flex-col gap-4">

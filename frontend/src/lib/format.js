@@ -6,6 +6,13 @@ export function money(value) {
   return dollars.format(Number(value) || 0);
 }
 
+/** `one` for a count of 1, else `many` (English), with "{count}" filled in:
+ * counted(1, "{count} unit", "{count} units") → "1 unit". The one way the islands put a word
+ * after a number; the server has its twin (core.wording.counted), so both say "1 unit". */
+export function counted(count, one, many) {
+  return (Number(count) === 1 ? one : many).replace("{count}", count);
+}
+
 /** price × quantity in whole cents, so 0.1 × 3 is 0.3 and not 0.30000000000000004. */
 export function totalOf(price, quantity) {
   return (Math.round(Number(price) * 100) * quantity) / 100;
@@ -32,5 +39,5 @@ export function payWithin(order, now = Date.now()) {
   if (order.state !== "unpaid") return "";
   const minutes = minutesLeft(order.expiresAt, now);
   if (!minutes) return "";
-  return `Pay within ${minutes} ${minutes === 1 ? "minute" : "minutes"}`;
+  return counted(minutes, "Pay within {count} minute", "Pay within {count} minutes");
 }

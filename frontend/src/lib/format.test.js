@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { minutesLeft, money, payWithin, STATE_LABELS, totalOf } from "./format.js";
+import { counted, minutesLeft, money, payWithin, STATE_LABELS, totalOf } from "./format.js";
+
+const units = (count) => counted(count, "{count} unit", "{count} units");
 
 describe("money", () => {
   it("shows dollars with two decimals", () => {
@@ -75,5 +77,24 @@ describe("payWithin", () => {
     expect(payWithin({ state: "pending", expiresAt: null }, now)).toBe("");
     expect(payWithin({ state: "expired", expiresAt: "2026-01-01T12:30:00Z" }, now)).toBe("");
     expect(payWithin({ state: "unpaid", expiresAt: null }, now)).toBe("");
+  });
+});
+
+describe("counted", () => {
+  it("says one of a thing in the singular and every other count in the plural", () => {
+    expect(units(1)).toBe("1 unit");
+    expect(units(2)).toBe("2 units");
+    expect(units(0)).toBe("0 units");
+    expect(units(120)).toBe("120 units");
+  });
+
+  it("fills in whole sentences, so the verb agrees too", () => {
+    const sentence = ["Only {count} unit is left", "Only {count} units are left"];
+    expect(counted(1, ...sentence)).toBe("Only 1 unit is left");
+    expect(counted(7, ...sentence)).toBe("Only 7 units are left");
+  });
+
+  it("takes counts sent as strings", () => {
+    expect(units("1")).toBe("1 unit");
   });
 });

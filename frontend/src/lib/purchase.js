@@ -1,5 +1,8 @@
 // The purchase form's rules, kept free of React so the unit tests can call them directly.
-import { totalOf } from "./format.js";
+import { counted, totalOf } from "./format.js";
+
+/** The server's sentence for too many (orders/services.py QUANTITY_ABOVE_STOCK), both forms. */
+const ABOVE_STOCK = ["Only {count} unit is available", "Only {count} units are available"];
 
 /** The form's editable fields, in page order (the first with an error gets the focus). */
 export const FIELDS = ["phone", "address", "quantity"];
@@ -9,10 +12,11 @@ export function isSoldOut(part) {
   return part.availableQuantity < part.minimumOrderQuantity;
 }
 
-/** The quantity typed, as a whole number of units: digits only ("1e2", "2.0", "+3" are not
- * counts, whatever Number() makes of them); NaN otherwise. */
+/** The quantity typed, as a whole number: digits, perhaps after a minus sign ("-3" is a whole
+ * number, too few to order; "1e2", "2.0", "+3" are not, whatever Number() makes of them); NaN
+ * otherwise. */
 export function wholeCount(text) {
-  return /^\s*\d+\s*$/.test(text) ? Number(text) : Number.NaN;
+  return /^\s*-?\d+\s*$/.test(text) ? Number(text) : Number.NaN;
 }
 
 /** The total shown under the form: price × quantity, 0 while the quantity is not a count. */
@@ -38,7 +42,8 @@ export function checkOrder({ phone, address, quantity }, part) {
   else if (count < part.minimumOrderQuantity) {
     errors.quantity = `Quantity must be at least ${part.minimumOrderQuantity} (the minimum order quantity)`;
   } else if (count > part.availableQuantity) {
-    errors.quantity = `Only ${part.availableQuantity} units are available`;
+    const left = part.availableQuantity;
+    errors.quantity = counted(left, ...ABOVE_STOCK);
   }
   return errors;
 }

@@ -54,6 +54,20 @@ describe("checkOrder", () => {
     });
   });
 
+  it("says the last unit in the singular", () => {
+    const last = { ...part, minimumOrderQuantity: 1, availableQuantity: 1 };
+    expect(checkOrder({ ...valid, quantity: "2" }, last)).toEqual({
+      quantity: "Only 1 unit is available",
+    });
+  });
+
+  it("answers zero and negative quantities with the minimum, as the server does", () => {
+    const minimum = { quantity: "Quantity must be at least 2 (the minimum order quantity)" };
+    for (const quantity of ["0", "-3", " -3 ", "-0"]) {
+      expect(checkOrder({ ...valid, quantity }, part)).toEqual(minimum);
+    }
+  });
+
   it("refuses a fraction or text as quantity", () => {
     const whole = { quantity: "Quantity must be a whole number" };
     expect(checkOrder({ ...valid, quantity: "2.5" }, part)).toEqual(whole);
@@ -62,7 +76,7 @@ describe("checkOrder", () => {
 
   it("takes whole digits only: 1e2 is not 100 units", () => {
     const whole = { quantity: "Quantity must be a whole number" };
-    for (const quantity of ["1e2", "2.0", "+3", "0x3"]) {
+    for (const quantity of ["1e2", "2.0", "+3", "0x3", "--3", "-", "3-"]) {
       expect(checkOrder({ ...valid, quantity }, part)).toEqual(whole);
     }
   });
