@@ -88,9 +88,15 @@ def lapsed_holds(queryset, now=None):
 def check_unpaid_cap(*, user) -> None:
     """At most MAX_UNPAID_ORDERS unpaid, unexpired orders per account (409 beyond).
 
-    The account's row is locked first, so two orders placed at once count each other.
+    The account's row is locked first, so two orders placed at once count each other (and
+    see each other's holds: holds.check_held_share). FOR NO KEY UPDATE, not FOR UPDATE: it
+    still makes the account's orders wait for each other, but not the rows that merely point
+    at the account (a history entry, a stock movement, a kept deadline). Those are written
+    while a part is locked, and an order waiting for that part while holding the account
+    would otherwise deadlock with them (a delete and a new order of one account at once).
     """
-    get_user_model().objects.select_for_update().filter(pk=user.pk).values_list("pk").first()
+    accounts = get_user_model().objects.select_for_update(no_key=True)
+    accounts.filter(pk=user.pk).values_list("pk").first()
     cap = settings.MAX_UNPAID_ORDERS
     if unpaid_held(Booking.objects.filter(user=user)).count() >= cap:
         raise Conflict(TOO_MANY_UNPAID.format(count=cap))
