@@ -74,6 +74,7 @@ ENV = {
     "LOG_LEVEL": "WARNING",
     "THROTTLE_ORDERS": "1000000/minute",  # 20 shoppers ordering flat out
     "MAX_UNPAID_ORDERS": "1000000",  # ... without paying: the cap would refuse them after 5
+    "MAX_HELD_SHARE": "1",  # ... and the race for the last units: each may hold any of them
     "STRIPE_SECRET_KEY": "",
     "STRIPE_PUBLISHABLE_KEY": "",
 }

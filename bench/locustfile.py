@@ -1,11 +1,14 @@
 """The load run's shoppers, for locust: `make soak` runs them through bench/run_soak.py.
 
 Each shopper signs up (POST /api/signup), then, until locust's time is up: browses (/,
-/allparts, GET /api/allparts), orders a random part (POST /api/booking), sometimes cancels
-one of its orders (DELETE /api/booking/<id>), sometimes lists its orders or signs in again
-(POST /api/token).
+/allparts, GET /api/allparts), orders a random part (POST /api/booking), now and then all of
+it that it sees (the hoarder of issue 20), sometimes cancels one of its orders (DELETE
+/api/booking/<id>) and often orders the same again at once (delete and reorder), sometimes
+lists its orders or signs in again (POST /api/token).
 
-An order refused for want of stock (400, 409) is an answer the shop may give, not a failure.
+An order refused for want of stock, for the share of a part one account may hold (400) or for
+stock taken meanwhile or the unpaid-order cap (409) is an answer the shop may give, not a
+failure; the shoppers count the fair-hold refusals apart.
 The shoppers keep a ledger of what they were told (orders answered 201 and not cancelled) and
 of every status; with `--ledger FILE` it is written there at the end, for the reconciliation.
 Loopback hosts only.
@@ -21,13 +24,16 @@ from locust import HttpUser, between, events, task
 
 PASSWORD = "soak-password-1"
 CANCEL_CHANCE = 0.35
+REORDER_CHANCE = 0.5  # after a cancel: the same order again at once (it must keep its hold)
+HOARD_CHANCE = 0.1  # order every unit of the part on the shelf
+SHARE_REFUSAL = "You can hold at most "
 LIST_CHANCE = 0.1
 SIGN_IN_CHANCE = 0.05
 LOOPBACK = {"127.0.0.1", "localhost", "::1"}
 
 statuses: Counter = Counter()  # "0" is a failed connection or a timeout
 open_orders: dict[int, tuple[int, int]] = {}  # order id -> (part id, quantity)
-tally = Counter()  # placed, cancelled, refused
+tally = Counter()  # placed, cancelled, refused, refused_share, reordered
 
 
 @events.init_command_line_parser.add_listener
@@ -73,7 +79,7 @@ class Shopper(HttpUser):
 
     def on_start(self) -> None:
         self.email = f"soak-{uuid.uuid4().hex}@example.com"
-        self.orders: list[int] = []
+        self.orders: dict[int, tuple[dict, int]] = {}  # order id -> (part, quantity)
         payload = {"name": "Soak Shopper", "email": self.email, "password": PASSWORD}
         answer = self.client.post("/api/signup", json=payload)
         self.token = answer.json()["access"] if answer.status_code == 201 else None
@@ -90,9 +96,19 @@ class Shopper(HttpUser):
         self.client.get("/allparts")
         parts = self.client.get("/api/allparts")
         if parts.status_code == 200 and parts.json():
-            self.order(random.choice(parts.json()))
+            part = random.choice(parts.json())
+            quantity = random.randint(
+                part["minimumOrderQuantity"], part["minimumOrderQuantity"] + 2
+            )
+            if random.random() < HOARD_CHANCE:
+                quantity = max(part["availableQuantity"], part["minimumOrderQuantity"])
+            self.order(part, quantity)
         if self.orders and random.random() < CANCEL_CHANCE:
-            self.cancel(random.choice(self.orders))
+            order_id = random.choice(list(self.orders))
+            part, quantity = self.orders[order_id]
+            if self.cancel(order_id) and random.random() < REORDER_CHANCE:
+                tally["reordered"] += 1
+                self.order(part, quantity)
         if random.random() < LIST_CHANCE:
             self.client.get(
                 f"/api/booking?email={self.email}", headers=self.auth, name="/api/booking"
@@ -104,8 +120,7 @@ class Shopper(HttpUser):
             if answer.status_code == 200:
                 self.token = answer.json()["access"]
 
-    def order(self, part: dict) -> None:
-        quantity = random.randint(part["minimumOrderQuantity"], part["minimumOrderQuantity"] + 2)
+    def order(self, part: dict, quantity: int) -> None:
         payload = {"partId": part["_id"], "quantity": quantity, "address": "1 Soak Road"}
         payload["phone"] = "+15550100"
         with self.client.post(
@@ -113,18 +128,24 @@ class Shopper(HttpUser):
         ) as answer:
             if answer.status_code == 201:
                 order_id = answer.json()["_id"]
-                self.orders.append(order_id)
+                self.orders[order_id] = (part, quantity)
                 open_orders[order_id] = (part["_id"], quantity)
                 tally["placed"] += 1
-            elif answer.status_code in (400, 409):  # out of stock, or taken meanwhile
+            elif answer.status_code in (400, 409):  # out of stock, past the share, taken
                 tally["refused"] += 1
+                message = (
+                    answer.json().get("quantity", [""])[0] if answer.status_code == 400 else ""
+                )
+                tally["refused_share"] += message.startswith(SHARE_REFUSAL)
                 answer.success()
 
-    def cancel(self, order_id: int) -> None:
+    def cancel(self, order_id: int) -> bool:
         answer = self.client.delete(
             f"/api/booking/{order_id}", headers=self.auth, name="/api/booking/[id]"
         )
-        if answer.status_code == 200:
-            self.orders.remove(order_id)
-            del open_orders[order_id]
-            tally["cancelled"] += 1
+        if answer.status_code != 200:
+            return False
+        del self.orders[order_id]
+        del open_orders[order_id]
+        tally["cancelled"] += 1
+        return True

@@ -9,21 +9,27 @@
 4. reconciles in the database: for every part, remaining stock + the quantities its orders
    still hold (those whose hold has not lapsed and been released) = the stock imported (none
    below zero), and the orders are exactly those
-   the shoppers were told were placed and not cancelled; counts the tracebacks in gunicorn's
-   log; stops gunicorn and drops the database.
+   the shoppers were told were placed and not cancelled; audits the fair holds (API.md, "Fair
+   holds"): replaying each part's stock movements in the order its row lock let them through,
+   no account ever held more than its MAX_HELD_SHARE when an order of it was placed, and no
+   order placed while the same account's earlier hold of that part ran expires later than
+   that hold (deleting and ordering again renews nothing); counts the tracebacks in
+   gunicorn's log; stops gunicorn and drops the database.
 
     python -m bench.run_soak --users 50 --seconds 60      # make soak
 
-Exit status 0 only when there was no 5xx, no failed connection, no traceback and the
-reconciliation is exact.
+Exit status 0 only when there was no 5xx, no failed connection, no traceback, the
+reconciliation is exact and the fair-hold audit finds nothing.
 """
 
 import argparse
 import json
+import math
 import os
 import subprocess
 import sys
 import tempfile
+from decimal import Decimal
 from pathlib import Path
 
 import psycopg
@@ -32,6 +38,7 @@ from scripts.servers import ROOT, Gunicorn, fresh_database, manage, postgres_ser
 
 OUT = ROOT / "bench" / "out"
 MAX_USERS, MAX_SECONDS = 500, 900
+HELD_SHARE = "0.5"  # MAX_HELD_SHARE of the shop under load (its default), for the audit
 HIGH_RATE = "1000000/minute"
 # The API's throttles (core/throttles.py), raised: every shopper comes from 127.0.0.1.
 THROTTLES_OFF = dict.fromkeys(
@@ -108,6 +115,72 @@ def reconcile(database_url: str, open_orders: dict[str, list[int]]) -> tuple[lis
     return stock, orders
 
 
+MOVES_QUERY = """
+    SELECT m.part_id, m.order_id, m.change, m.stock_after, m.by_id, m.created_at,
+           p.minimum_order_quantity, h.expires_at
+    FROM catalog_stockmovement m
+    JOIN catalog_part p ON p.id = m.part_id
+    LEFT JOIN (SELECT id, MAX(expires_at) AS expires_at FROM orders_historicalbooking
+               GROUP BY id) h ON h.id = m.order_id
+    WHERE m.order_id IS NOT NULL
+    ORDER BY m.part_id, m.id
+"""
+# Every order ever placed (deleted ones too: django-simple-history kept them), in order.
+ORDERS_QUERY = """
+    SELECT id, MIN(user_id), MIN(part_id), MIN(created_at), MAX(expires_at)
+    FROM orders_historicalbooking GROUP BY id ORDER BY MIN(created_at), id
+"""
+
+
+def held_past_share(rows, share: Decimal) -> list[str]:
+    """Each order placed, replayed in its part's lock order (movement ids): the units its
+    account held right after it against that account's share (the shelf plus what it holds;
+    taking units moves them from one to the other, so the sum is the same as before).
+
+    An order counts as held from its movement until its release's, unless its hold had
+    lapsed by then (the shop counts lapsed holds out before their units go back). That
+    can only count fewer units than the shop did, never more, so a finding is a real one.
+    """
+    problems, holds = [], {}  # holds: order id -> (part, account, units, expires at)
+    for part, order, change, after, account, at, minimum, expires in rows:
+        if change > 0:  # the order's units went back (deleted or lapsed)
+            holds.pop(order, None)
+            continue
+        if account is None:  # a payment that took an expired order's units again
+            continue
+        holds[order] = (part, account, -change, expires)
+        held = sum(
+            units
+            for p, a, units, until in holds.values()
+            if (p, a) == (part, account) and (until is None or until > at)
+        )
+        limit = max(minimum, math.floor(share * (after + held)))
+        if held > limit:
+            problems.append(f"part {part}, order {order}: account {account} held {held} > {limit}")
+    return problems
+
+
+def renewed_holds(rows) -> list[str]:
+    """Orders that expire later than a hold of the same part that the same account placed
+    earlier and that was still running when they were placed: a renewed hold."""
+    problems, running = [], {}  # (account, part) -> the deadline of its hold
+    for order, account, part, created, expires in rows:
+        earlier = running.get((account, part))
+        if earlier is not None and earlier > created and expires > earlier:
+            problems.append(f"order {order} expires {expires}, its account's hold {earlier}")
+        if earlier is None or earlier <= created:
+            running[(account, part)] = expires
+    return problems
+
+
+def audit_fair_holds(database_url: str, share: Decimal) -> tuple[list, list, int]:
+    """(orders past the share, renewed holds, orders audited) found in the database."""
+    with psycopg.connect(database_url) as conn:
+        moves = conn.execute(MOVES_QUERY).fetchall()
+        orders = conn.execute(ORDERS_QUERY).fetchall()
+    return held_past_share(moves, share), renewed_holds(orders), len(orders)
+
+
 def run(
     users: int,
     seconds: int,
@@ -125,7 +198,9 @@ def run(
         fresh_database(postgres_server(database_url), name) as url,
     ):
         # A short hold lets holds lapse during the run: they go back on the shelf as shoppers order.
-        env = shop_env(url, **THROTTLES_OFF, ORDER_HOLD_SECONDS=str(hold_seconds))
+        env = shop_env(
+            url, **THROTTLES_OFF, ORDER_HOLD_SECONDS=str(hold_seconds), MAX_HELD_SHARE=HELD_SHARE
+        )
         manage("migrate", "--noinput", env=env)
         # Pages name their static files through the manifest collectstatic writes (DEBUG off).
         manage("collectstatic", "--noinput", "-v", "0", env=env)
@@ -141,6 +216,7 @@ def run(
         ledger = json.loads(ledger_file.read_text())
         stock, orders = reconcile(url, ledger["open_orders"])
         released = released_holds(url)
+        past_share, renewed, audited = audit_fair_holds(url, Decimal(HELD_SHARE))
     statuses = ledger["statuses"]
     figures = {
         "users": users,
@@ -156,13 +232,19 @@ def run(
         "orders_placed": ledger.get("placed", 0),
         "orders_cancelled": ledger.get("cancelled", 0),
         "orders_refused": ledger.get("refused", 0),
+        "orders_refused_share": ledger.get("refused_share", 0),
+        "orders_reordered": ledger.get("reordered", 0),
+        "orders_audited": audited,
+        "held_past_share": past_share,
+        "renewed_holds": renewed,
         "parts_checked": len(SOAK_PARTS),
         "stock_mismatches": stock,
         "order_mismatches": orders,
         "tracebacks": log.count("Traceback"),
     }
     clean = not (figures["server_errors"] or figures["failed_connections"] or figures["tracebacks"])
-    figures["verdict"] = "pass" if clean and not stock and not orders else "fail"
+    exact = not (stock or orders or past_share or renewed)
+    figures["verdict"] = "pass" if clean and exact else "fail"
     return figures
 
 
@@ -175,12 +257,18 @@ def report(f: dict) -> str:
             f"  5xx answers         {f['server_errors']}",
             f"  failed connections  {f['failed_connections']}",
             f"  orders              {f['orders_placed']} placed, {f['orders_cancelled']} cancelled, "
-            f"{f['orders_refused']} refused (stock or the unpaid-order cap)",
+            f"{f['orders_refused']} refused (stock, the unpaid-order cap or the fair-hold share: "
+            f"{f['orders_refused_share']}); {f['orders_reordered']} ordered again right after "
+            "a cancel",
             f"  holds               {f['hold_seconds']} s each; {f['holds_released']} lapsed and went back on the shelf",
             f"  latency             p50 {f['p50_ms']} ms, p95 {f['p95_ms']} ms, max {f['max_ms']} ms",
             f"  reconciliation      {'exact' if not f['stock_mismatches'] + f['order_mismatches'] else 'MISMATCH'}: "
             f"{f['parts_checked']} parts (stock + held = imported), orders as the shoppers were told",
             *(f"    {problem}" for problem in f["stock_mismatches"] + f["order_mismatches"]),
+            f"  fair holds          {f['orders_audited']} orders audited: "
+            f"{len(f['held_past_share'])} held past the share of {HELD_SHARE}, "
+            f"{len(f['renewed_holds'])} renewed a running hold",
+            *(f"    {problem}" for problem in f["held_past_share"] + f["renewed_holds"]),
             f"  server tracebacks   {f['tracebacks']}",
             f"  verdict             {f['verdict'].upper()}",
         ]

@@ -1,5 +1,6 @@
-"""Every change of a part's stock, and nothing else: reserve for an order, release it back,
-adjust by hand (received, written off) and the initial stock.
+"""Every change of a part's stock, and nothing else: reserve for an order (and the lock a
+reservation is decided under), release it back, adjust by hand (received, written off) and the
+initial stock.
 
 Each change runs in one transaction with the part's row locked (`select_for_update`), checks
 again on the locked row (stock never goes below 0: the database's CheckConstraint backs this),
@@ -69,6 +70,18 @@ def _movement(part: Part, *, change: int, reason: str, note: str, order_id, by) 
     )
 
 
+def stock_lock(*, part_id: int, quantity: int) -> Part:
+    """The part's row, locked until the caller's transaction ends, with at least `quantity`
+    units on the shelf: what a rule about a reservation decides on, so that nothing changes
+    the stock between the decision and stock_reserve (Conflict, STOCK_CHANGED, when fewer
+    units are left; Part.DoesNotExist when the part is gone). Not atomic on purpose: outside
+    a transaction the lock would end at once, and Django refuses that."""
+    part = _locked(part_id)
+    if quantity > part.available_quantity:
+        raise Conflict(counted(part.available_quantity, *STOCK_CHANGED))
+    return part
+
+
 @transaction.atomic
 def stock_reserve(
     *, part_id: int, quantity: int, order_id: int | None = None, by=None, note: str = ""
@@ -80,9 +93,7 @@ def stock_reserve(
     """
     if quantity <= 0:
         raise ValueError("quantity must be positive")
-    part = _locked(part_id)
-    if quantity > part.available_quantity:
-        raise Conflict(counted(part.available_quantity, *STOCK_CHANGED))
+    part = stock_lock(part_id=part_id, quantity=quantity)
     _move(
         part=part,
         change=-quantity,

@@ -167,3 +167,27 @@ class PaymentEvent(models.Model):
 
     def __str__(self):
         return f"{self.type} {self.event_id}"
+
+
+class HoldDeadline(models.Model):
+    """When an unpaid order that its account deleted would have lapsed: a new order of the same
+    part by the same account lapses then too, so deleting and ordering again never renews a
+    hold (API.md, "Fair holds"). Written when such an order is deleted (the order is gone
+    afterwards); stale once `expires_at` has passed, and pruned by the lapsed-holds sweep."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="hold_deadlines"
+    )
+    part = models.ForeignKey(
+        "catalog.Part", on_delete=models.CASCADE, related_name="hold_deadlines"
+    )
+    expires_at = models.DateTimeField()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["user", "part"], name="orders_holddeadline_one"),
+        ]
+        indexes = [models.Index(fields=["expires_at"], name="orders_holddeadline_expiry")]
+
+    def __str__(self):
+        return f"{self.user_id} holds part {self.part_id} until {self.expires_at:%Y-%m-%d %H:%M}"

@@ -1,12 +1,11 @@
 """Ordering rules: stock, quantity bounds, prices, holds that lapse, the cap on unpaid orders,
-cancelling and approval.
+cancelling and approval (how much of a part one account may hold, and for how long: holds.py).
 
 Locks are always taken in one order: the account (placing), then the order's row, then the
 part's row (inside catalog.stock), so concurrent services wait for each other and never
 deadlock.
 """
 
-from datetime import timedelta
 from decimal import Decimal
 from enum import StrEnum
 
@@ -14,17 +13,23 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.db import transaction
-from django.db.models import Q
 from django.utils import timezone
 
 from catalog.models import Part
-from catalog.stock import stock_release, stock_release_orders, stock_reserve
+from catalog.stock import stock_lock, stock_release, stock_release_orders, stock_reserve
 from core.errors import Conflict, NotFound
 from core.wording import counted
 
 from . import payments, tasks
 from .background import run_after_commit
 from .emails import stock_fell_below_minimum
+from .holds import (
+    check_held_share,
+    hold_deadline,
+    hold_deadline_keep,
+    hold_deadlines_prune,
+    unpaid_held,
+)
 from .models import Booking
 
 QUANTITY_BELOW_MINIMUM = "Quantity must be at least {minimum} (the minimum order quantity)"
@@ -75,18 +80,6 @@ def check_total(*, price: Decimal, quantity: int) -> None:
         raise ValidationError({"quantity": TOTAL_TOO_LARGE})
 
 
-def hold_seconds() -> int:
-    return settings.ORDER_HOLD_SECONDS
-
-
-def unpaid_held(queryset, now=None):
-    """The orders of `queryset` that are unpaid and still hold their stock."""
-    now = now or timezone.now()
-    return queryset.filter(paid=False, released_at__isnull=True).filter(
-        Q(expires_at__isnull=True) | Q(expires_at__gt=now)
-    )
-
-
 def lapsed_holds(queryset, now=None):
     """The orders of `queryset` whose hold lapsed and whose stock is not back yet."""
     now = now or timezone.now()
@@ -96,9 +89,15 @@ def lapsed_holds(queryset, now=None):
 def check_unpaid_cap(*, user) -> None:
     """At most MAX_UNPAID_ORDERS unpaid, unexpired orders per account (409 beyond).
 
-    The account's row is locked first, so two orders placed at once count each other.
+    The account's row is locked first, so two orders placed at once count each other (and
+    see each other's holds: holds.check_held_share). FOR NO KEY UPDATE, not FOR UPDATE: it
+    still makes the account's orders wait for each other, but not the rows that merely point
+    at the account (a history entry, a stock movement, a kept deadline). Those are written
+    while a part is locked, and an order waiting for that part while holding the account
+    would otherwise deadlock with them (a delete and a new order of one account at once).
     """
-    get_user_model().objects.select_for_update().filter(pk=user.pk).values_list("pk").first()
+    accounts = get_user_model().objects.select_for_update(no_key=True)
+    accounts.filter(pk=user.pk).values_list("pk").first()
     cap = settings.MAX_UNPAID_ORDERS
     if unpaid_held(Booking.objects.filter(user=user)).count() >= cap:
         raise Conflict(TOO_MANY_UNPAID.format(count=cap))
@@ -106,13 +105,15 @@ def check_unpaid_cap(*, user) -> None:
 
 def booking_place(*, user, part: Part, quantity: int, address: str, phone: str) -> Booking:
     """Record the order and have the catalog reserve its stock, at the server's prices; the
-    order holds that stock for ORDER_HOLD_SECONDS.
+    order holds that stock for ORDER_HOLD_SECONDS (or until the account's earlier hold of the
+    part lapses: holds.hold_deadline).
 
     Lapsed holds on the part go back on the shelf first, so a hold that lapsed never blocks
     a shopper, worker or no worker. `part` is the shopper's view of it (its stock read again
-    after that): bounds are checked against that view first (400); catalog.stock checks again
-    on the locked row, where a shortfall means another order got there first (409). The order
-    is written first so the stock movement can name it; a refusal rolls both back.
+    after that): bounds are checked against that view first (400); then the part's row is
+    locked, where a shortfall means another order got there first (409), and the account's
+    share of the part is decided on it (400). The order is written before the stock is taken
+    so the stock movement can name it; a refusal rolls both back.
     """
     # Committed on their own: a refused order never puts lapsed holds back on hold.
     if booking_release_lapsed_holds(part_id=part.pk):
@@ -127,28 +128,27 @@ def booking_place(*, user, part: Part, quantity: int, address: str, phone: str) 
 def _booking_create(*, user, part: Part, quantity: int, address: str, phone: str) -> Booking:
     check_unpaid_cap(user=user)
     check_quantity(part=part, quantity=quantity)
-    booking = Booking.objects.create(
-        user=user,
-        part=part,
-        email=user.email,
-        name=user.name,
-        parts_name=part.name,
-        price_per_unit=part.price,
-        quantity=quantity,
-        total_price=part.price * quantity,
-        address=address,
-        phone=phone,
-        expires_at=timezone.now() + timedelta(seconds=hold_seconds()),
-    )
     try:
-        locked = stock_reserve(part_id=part.pk, quantity=quantity, order_id=booking.pk, by=user)
+        locked = stock_lock(part_id=part.pk, quantity=quantity)  # until the order commits
     except Part.DoesNotExist:
         raise ValidationError({"partId": PART_GONE}) from None
-    if (locked.name, locked.price) != (part.name, part.price):  # changed since it was read
+    if locked.price != part.price:  # changed since the shopper read it
         check_total(price=locked.price, quantity=quantity)
-        booking.parts_name, booking.price_per_unit = locked.name, locked.price
-        booking.total_price = locked.price * quantity
-        booking.save(update_fields=["parts_name", "price_per_unit", "total_price"])
+    check_held_share(user=user, part=locked, quantity=quantity)
+    booking = Booking.objects.create(
+        user=user,
+        part=locked,
+        email=user.email,
+        name=user.name,
+        parts_name=locked.name,
+        price_per_unit=locked.price,
+        quantity=quantity,
+        total_price=locked.price * quantity,
+        address=address,
+        phone=phone,
+        expires_at=hold_deadline(user=user, part=locked),
+    )
+    locked = stock_reserve(part_id=locked.pk, quantity=quantity, order_id=booking.pk, by=user)
     run_after_commit(tasks.send_booking_placed, booking_id=booking.pk)
     before = locked.available_quantity + quantity
     minimum = locked.minimum_order_quantity
@@ -210,6 +210,8 @@ def booking_release_lapsed_holds(*, part_id: int | None = None) -> int:
     released = 0
     while batch := _release_lapsed(due):
         released += batch
+    if part_id is None:  # the sweep (worker, release_holds) also forgets deadlines that passed
+        hold_deadlines_prune()
     return released
 
 
@@ -289,6 +291,7 @@ def _booking_cancel(*, booking_id: int) -> str:
             return Settled.PROCESSING
     if locked.part_id and not locked.released_at:
         stock_release(part_id=locked.part_id, quantity=locked.quantity, order_id=locked.pk)
+    hold_deadline_keep(booking=locked)  # the next order of the part lapses when this would have
     locked.delete()
     return Settled.DELETED
 

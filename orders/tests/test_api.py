@@ -4,6 +4,7 @@ from decimal import Decimal
 
 import pytest
 
+from accounts.tests.factories import UserFactory
 from catalog.models import Part
 from catalog.tests.factories import PartFactory
 from core.errors import Conflict, NotFound
@@ -141,9 +142,12 @@ class TestPlaceOrder:
         assert response.json() == {"partId": ["Choose a part to order"]}
 
     def test_stock_taken_meanwhile_is_a_409(self, user, part):
-        """The shopper saw 10 units; another order took 9 before the row was locked."""
+        """The shopper saw 10 units; other orders took 9 before the row was locked."""
         stale = Part.objects.get(pk=part.pk)
-        services.booking_place(user=user, part=part, quantity=9, address="a", phone="12345")
+        for quantity in (5, 2, 2):  # one account may hold at most half (MAX_HELD_SHARE)
+            services.booking_place(
+                user=UserFactory(), part=part, quantity=quantity, address="a", phone="12345"
+            )
         with pytest.raises(Conflict, match="only 1 unit is left"):
             services.booking_place(user=user, part=stale, quantity=5, address="a", phone="12345")
 

@@ -1,0 +1,105 @@
+"""Holds: how long an unpaid order holds its stock, and how much of a part one account may hold
+(API.md, "Holds" and "Fair holds").
+
+An unpaid order holds units that nobody else can buy, so one account may hold unpaid at most
+MAX_HELD_SHARE of a part's stock (what is on the shelf plus what that account holds), rounded
+down but never below the part's minimum order quantity; and a new order of a part that the
+account held unpaid lapses when that earlier hold would have, so deleting an order and placing
+it again never renews a hold. A paid order holds nothing: it has bought its stock.
+"""
+
+import math
+from datetime import datetime, timedelta
+from decimal import Decimal
+
+from django.conf import settings
+from django.core.exceptions import ValidationError
+from django.db.models import Min, Q, Sum
+from django.utils import timezone
+
+from catalog.models import Part
+from core.wording import counted
+
+from .models import Booking, HoldDeadline
+
+HELD_SHARE_EXCEEDED = (
+    "You can hold at most {count} unit of this part until you pay.",
+    "You can hold at most {count} units of this part until you pay.",
+)
+
+
+def hold_seconds() -> int:
+    return settings.ORDER_HOLD_SECONDS
+
+
+def unpaid_held(queryset, now=None):
+    """The orders of `queryset` that are unpaid and still hold their stock."""
+    now = now or timezone.now()
+    return queryset.filter(paid=False, released_at__isnull=True).filter(
+        Q(expires_at__isnull=True) | Q(expires_at__gt=now)
+    )
+
+
+def held_units(*, user, part: Part) -> int:
+    """The units of `part` that `user`'s unpaid orders hold now."""
+    held = unpaid_held(Booking.objects.filter(user=user, part=part))
+    return held.aggregate(units=Sum("quantity"))["units"] or 0
+
+
+def hold_limit(*, part: Part, held: int) -> int:
+    """The most units of `part` one account may hold unpaid while it holds `held` of them."""
+    # Decimal, not float: 0.29 × 100 must round down to 29, not to 28.
+    share = Decimal(str(settings.MAX_HELD_SHARE))
+    return max(part.minimum_order_quantity, math.floor(share * (part.available_quantity + held)))
+
+
+def check_held_share(*, user, part: Part, quantity: int) -> None:
+    """400 on `quantity` when `user` would hold more than its share of `part` by ordering
+    `quantity` more units.
+
+    Exact under concurrency only when nothing it reads can change until the order is written:
+    the caller holds the account's row lock (the account's own orders wait for each other) and
+    `part` is the part's locked row (catalog.stock.stock_lock: other accounts' orders, releases
+    and adjustments of that part wait too).
+    """
+    held = held_units(user=user, part=part)
+    limit = hold_limit(part=part, held=held)
+    if held + quantity > limit:
+        raise ValidationError({"quantity": counted(limit, *HELD_SHARE_EXCEEDED)})
+
+
+def hold_deadline(*, user, part: Part, now: datetime | None = None) -> datetime:
+    """When a new order of `part` by `user` lapses: when the account's earlier hold of that part
+    would have (an unpaid order of it that still holds its stock, or one deleted unpaid) while
+    that is still ahead; else ORDER_HOLD_SECONDS from now."""
+    now = now or timezone.now()
+    # The live orders first, then the deadlines kept from deleted ones: an order deleted (and
+    # its deadline kept, in the same transaction) between the two reads is seen by one of them.
+    live = unpaid_held(Booking.objects.filter(user=user, part=part), now)
+    until = live.aggregate(until=Min("expires_at"))["until"]
+    kept = HoldDeadline.objects.filter(user=user, part=part, expires_at__gt=now)
+    earlier = [d for d in (until, kept.values_list("expires_at", flat=True).first()) if d]
+    return min(earlier) if earlier else now + timedelta(seconds=hold_seconds())
+
+
+def hold_deadline_keep(*, booking: Booking) -> None:
+    """`booking` is being deleted: when it is unpaid and still holds its stock, remember when
+    that hold would have lapsed, for the account's next order of the part (hold_deadline)."""
+    if booking.paid or booking.released_at or not (booking.user_id and booking.part_id):
+        return
+    if booking.expires_at is None or booking.expires_at <= timezone.now():
+        return
+    # One row per account and part, written in one statement: two deletes at once never clash.
+    # Every unpaid order of a part placed while an earlier hold of it runs carries that hold's
+    # deadline, so the newest one written is the one that runs.
+    kept = HoldDeadline(user_id=booking.user_id, part_id=booking.part_id)
+    kept.expires_at = booking.expires_at
+    HoldDeadline.objects.bulk_create(
+        [kept], update_conflicts=True, unique_fields=["user", "part"], update_fields=["expires_at"]
+    )
+
+
+def hold_deadlines_prune() -> int:
+    """Forget the deadlines that have passed (they carry over to nothing); how many."""
+    pruned, _ = HoldDeadline.objects.filter(expires_at__lte=timezone.now()).delete()
+    return pruned
