@@ -204,6 +204,8 @@ def shop(tmp_path_factory):
         direct = shop_env(url)
         direct.pop("REDIS_URL", None)  # Redis has tests of its own, below
         manage("migrate", "--noinput", env=direct)
+        # DEBUG off serves the collected, hashed assets: without them every page is a 500.
+        manage("collectstatic", "--noinput", "-v", "0", env=direct)
         parts = tmp_path_factory.mktemp("faults") / "parts.json"
         parts.write_text(json.dumps(PARTS))
         manage("import_parts", str(parts), env=direct)
