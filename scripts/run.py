@@ -46,6 +46,11 @@ def fake_stripe_wanted(env: environ.Env) -> bool:
     return env.bool("DEBUG", default=False) and not env.str("STRIPE_SECRET_KEY", default="")
 
 
+def site_url(env: environ.Env, port: int) -> str:
+    """SITE_URL when it is set (environment or .env), else the address this run serves on."""
+    return env.str("SITE_URL", default="") or f"http://127.0.0.1:{port}"
+
+
 def manage(*args: str, env: dict[str, str], capture: bool = False) -> str:
     """Run manage.py; its output when captured. Exits like it when it fails."""
     result = subprocess.run(
@@ -109,8 +114,8 @@ def main(argv: list[str] | None = None) -> int:
     stop_on_sigterm()
     dotenv_read()
     settings = environ.Env()
-    site_url = settings.str("SITE_URL", default="") or f"http://127.0.0.1:{port}"
-    env = {**os.environ, "SITE_URL": site_url, "PYTHONUNBUFFERED": "1"}
+    site = site_url(settings, port)
+    env = {**os.environ, "SITE_URL": site, "PYTHONUNBUFFERED": "1"}
 
     manage("migrate", "--noinput", env=env)
     accounts = seed(env)
@@ -136,7 +141,7 @@ def main(argv: list[str] | None = None) -> int:
             start_new_session=True,
         )
         wait_listening(port, server)
-        print(f"\nThe shop: http://127.0.0.1:{port}/ (links in pages and mail: {site_url})")
+        print(f"\nThe shop: http://127.0.0.1:{port}/ (links in pages and mail: {site})")
         print(payments_note(env, fake))
         print(accounts, end="", flush=True)
         return server.wait()

@@ -34,6 +34,22 @@ def test_the_fake_stripe_only_in_development_without_keys(monkeypatch, variables
     assert run.fake_stripe_wanted(environ.Env()) is wanted
 
 
+@pytest.mark.parametrize(
+    ("variables", "expected"),
+    [
+        ({}, "http://127.0.0.1:8123"),  # the port it serves on
+        ({"SITE_URL": ""}, "http://127.0.0.1:8123"),
+        ({"SITE_URL": "https://shop.example.com"}, "https://shop.example.com"),  # set: kept
+    ],
+)
+def test_site_url_follows_the_port_unless_set(monkeypatch, variables, expected):
+    monkeypatch.delenv("SITE_URL", raising=False)
+    for name, value in variables.items():
+        monkeypatch.setenv(name, value)
+
+    assert run.site_url(environ.Env(), 8123) == expected
+
+
 def make_dry_run(*targets: str) -> list[str]:
     """The commands `make` would run (nothing is run)."""
     result = subprocess.run(
