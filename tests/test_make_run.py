@@ -4,6 +4,7 @@ The run itself, in Chromium: tests/e2e/test_newcomer.py.
 """
 
 import json
+import os
 import subprocess
 from pathlib import Path
 
@@ -51,9 +52,15 @@ def test_site_url_follows_the_port_unless_set(monkeypatch, variables, expected):
 
 
 def make_dry_run(*targets: str) -> list[str]:
-    """The commands `make` would run (nothing is run)."""
+    """The commands `make` would run (nothing is run), also when the tests run under `make`."""
+    env = {k: v for k, v in os.environ.items() if k not in {"MAKEFLAGS", "MFLAGS", "MAKELEVEL"}}
     result = subprocess.run(
-        ["make", "-n", "-B", *targets], cwd=ROOT, capture_output=True, text=True, timeout=60
+        ["make", "-n", "-B", "--no-print-directory", *targets],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
     )
     assert result.returncode == 0, result.stderr
     return result.stdout.splitlines()
