@@ -15,6 +15,7 @@ Ctrl-C (or SIGTERM) stops the development server and the fake Stripe.
 
 import argparse
 import os
+import secrets
 import signal
 import socket
 import subprocess
@@ -23,7 +24,7 @@ import time
 
 import environ
 
-from scripts.fake_stripe import PUBLISHABLE_KEY, SECRET_KEY, WEBHOOK_SECRET, FakeStripe
+from scripts.fake_stripe import PUBLISHABLE_KEY, SECRET_KEY, FakeStripe
 from scripts.servers import ROOT, terminate
 
 ACCOUNTS_HEADING = "Demo accounts:"  # seed_demo's; what follows it is printed last
@@ -124,11 +125,13 @@ def main(argv: list[str] | None = None) -> int:
     try:
         if fake_stripe_wanted(settings):
             fake = FakeStripe().start()
-            fake.add_webhook(f"http://127.0.0.1:{port}/api/stripe/webhook", WEBHOOK_SECRET)
+            # A secret of this run's own: events of any other fake Stripe are refused.
+            webhook_secret = f"whsec_{secrets.token_hex(16)}"
+            fake.add_webhook(f"http://127.0.0.1:{port}/api/stripe/webhook", webhook_secret)
             env.update(
                 STRIPE_SECRET_KEY=SECRET_KEY,
                 STRIPE_PUBLISHABLE_KEY=PUBLISHABLE_KEY,
-                STRIPE_WEBHOOK_SECRET=WEBHOOK_SECRET,
+                STRIPE_WEBHOOK_SECRET=webhook_secret,
                 STRIPE_API_BASE=fake.url,
                 STRIPE_JS_URL=fake.js_url,
             )
