@@ -6,8 +6,8 @@
 FROM node:20-slim AS frontend
 WORKDIR /build
 COPY frontend/package.json frontend/package-lock.json frontend/
-# `npm install` follows the lock file, as `make setup` does (see the Makefile).
-RUN cd frontend && npm install --no-audit --no-fund
+# `npm ci`: exactly the committed lock file, as `make setup` installs it (see the Makefile).
+RUN cd frontend && npm ci --no-audit --no-fund
 # Everything: Tailwind scans the templates for class names.
 COPY . .
 RUN cd frontend && npm run build

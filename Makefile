@@ -3,8 +3,9 @@
 # Every install or build step leaves a stamp file and runs again only when
 # its inputs are newer than the stamp, so a second `make setup` does nothing:
 #   .venv/.installed                   <- requirements.txt (what running needs)
+#   .venv/.installed-run               <- requirements-run.txt (make run's fake Stripe)
 #   .venv/.installed-dev               <- requirements-dev.txt (test, lint and benchmark tools)
-#   frontend/node_modules/.installed   <- frontend/package.json, package-lock.json
+#   frontend/node_modules/.installed   <- frontend/package.json, package-lock.json (npm ci)
 #   static/dist/manifest.json          <- frontend/src/**, templates, build.mjs, package.json
 #   .env                               <- written once: DEBUG on, a new SECRET_KEY, SQLite
 
@@ -40,7 +41,11 @@ $(VENV)/.installed: requirements.txt | $(PY)
 	$(PY) -m pip install --disable-pip-version-check -q -r requirements.txt
 	touch $@
 
-$(VENV)/.installed-dev: requirements-dev.txt $(VENV)/.installed
+$(VENV)/.installed-run: requirements-run.txt $(VENV)/.installed
+	$(PY) -m pip install --disable-pip-version-check -q -r requirements-run.txt
+	touch $@
+
+$(VENV)/.installed-dev: requirements-dev.txt requirements-run.txt $(VENV)/.installed
 	$(PY) -m pip install --disable-pip-version-check -q -r requirements-dev.txt
 	touch $@
 
@@ -54,19 +59,19 @@ $(VENV)/.installed-dev: requirements-dev.txt $(VENV)/.installed
 		'DATABASE_URL=sqlite:///db.sqlite3' > $@
 	@echo "Wrote .env (DEBUG=1, a new SECRET_KEY, SQLite in db.sqlite3)"
 
+# `npm ci`: exactly the committed lock file (complete, with every platform's optional
+# packages), which it never rewrites; a lock file out of step with package.json stops it.
 frontend/node_modules/.installed: frontend/package.json $(FRONTEND_LOCK)
-	# `npm install`, not `npm ci`: it follows the lock file too, and tolerates the optional
-	# platform packages of Tailwind's engine that a registry mirror may not carry.
-	cd frontend && npm install --no-audit --no-fund
+	cd frontend && npm ci --no-audit --no-fund
 	touch $@
 
 static/dist/manifest.json: $(FRONTEND_SRC) $(TEMPLATES) frontend/build.mjs frontend/package.json frontend/node_modules/.installed
 	cd frontend && npm run build
 
-run: setup ## Migrate, seed demo data if empty, serve on 127.0.0.1:PORT (8000; settings from .env)
-	$(PY) manage.py migrate
-	$(PY) manage.py seed_demo --if-empty
-	$(PY) manage.py runserver 127.0.0.1:$(PORT)
+# scripts/run.py: migrate, seed when empty, the fake Stripe in development (DEBUG on, no keys),
+# runserver with SITE_URL on PORT, then the demo accounts, printed last.
+run: setup $(VENV)/.installed-run ## Migrate, seed demo data if empty, serve on 127.0.0.1:PORT (8000; settings from .env; a fake Stripe in development)
+	$(PY) -m scripts.run --port $(PORT)
 
 # The cluster's run folder: nginx.conf, cluster.env (honcho's environment), logs, pid files.
 CLUSTER_RUN ?= $(CURDIR)/.cluster

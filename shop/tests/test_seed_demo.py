@@ -14,6 +14,7 @@ from accounts.tests.factories import UserFactory
 from catalog.models import Category, Part
 from catalog.serializers import PartInputSerializer
 from catalog.tests.factories import PartFactory
+from orders import background
 from orders.models import Booking
 from reviews.models import Review
 from shop import demo_data
@@ -173,6 +174,36 @@ def test_if_empty_skips_a_shop_that_has_parts(db):
 
     assert "already has parts" in out
     assert counts() == {"Part": 1, "Review": 0, "User": 0, "EmailAddress": 0, "Booking": 0}
+
+
+def test_if_empty_on_a_seeded_shop_still_prints_the_accounts_last(db, debug_on):
+    seed()
+
+    out = seed("--if-empty")
+
+    assert "already has parts" in out
+    assert out.splitlines()[-3:] == [
+        "Demo accounts:",
+        "  Shop admin:  admin@example.com  password: admin123  "
+        "(also logs in to the Django admin at /admin/)",
+        "  Shopper:     user@example.com   password: user123",
+    ]
+
+
+def test_the_accounts_are_the_last_lines(db, debug_on):
+    out = seed()
+
+    assert out.splitlines()[-3] == "Demo accounts:"
+
+
+def test_seeding_mails_nobody(transactional_db, mailoutbox):
+    """The demo orders are made-up history: nobody is mailed about them (and `make run`
+    prints no mail while seeding)."""
+    seed()
+
+    assert background.wait_idle(timeout=30)
+    assert Booking.objects.count() == len(demo_data.ORDERS)
+    assert mailoutbox == []
 
 
 def test_if_empty_seeds_an_empty_shop(db):
