@@ -142,14 +142,38 @@ DATABASES = {"default": database}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 REDIS_URL = env.str("REDIS_URL", default="")
+# This process's copies of values kept under versions (core/caching/versions.py), never stale
+# (their keys name the versions): "local" for small ones and template fragments (`{% cache …
+# using="local" %}`), "pages" for visitors' whole pages (fewer: they weigh 20 to 60 KB).
+LOCAL_CACHES = {
+    alias: {
+        "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+        "LOCATION": alias,
+        "OPTIONS": {"MAX_ENTRIES": entries},
+    }
+    for alias, entries in (("local", 5000), ("pages", 300))
+}
 if REDIS_URL:
-    # Redis down is not the shop down: core/tolerant_cache.py serves as an empty cache meanwhile,
-    # except for the rate limits, which count in the process's memory.
+    # django-redis; Redis down is not the shop down (IGNORE_EXCEPTIONS: an empty cache), and
+    # core/caching/redis.py keeps the rate limits counting in the process's memory meanwhile.
     CACHES = {
-        "default": {"BACKEND": "core.tolerant_cache.TolerantRedisCache", "LOCATION": REDIS_URL}
+        "default": {
+            "BACKEND": "core.caching.redis.RedisCache",
+            "LOCATION": REDIS_URL,
+            "OPTIONS": {
+                "IGNORE_EXCEPTIONS": True,
+                "SOCKET_CONNECT_TIMEOUT": 0.5,  # loopback or a LAN: Redis answers in a ms or two
+                "SOCKET_TIMEOUT": 0.5,
+                "RETRY_AFTER": 5,  # seconds without trying Redis after a connection failure
+            },
+        },
+        **LOCAL_CACHES,
     }
 else:
-    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+    CACHES = {
+        "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
+        **LOCAL_CACHES,
+    }
 
 # Sessions live in the database and are cached, so several app servers share them.
 SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
