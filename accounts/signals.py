@@ -5,8 +5,8 @@ from django.contrib.auth.signals import user_logged_out
 from django.db.models.signals import post_delete, post_save
 from django.dispatch import receiver
 
-from core.personal_pages import ACCOUNTS
-from core.versioned_cache import invalidate
+from core.caching import versions
+from core.caching.pages import ACCOUNTS
 
 from . import services
 from .models import User
@@ -25,6 +25,6 @@ def revoke_session_tokens(sender, request, user, **kwargs):
 @receiver(post_delete, sender=User, dispatch_uid="accounts.pages_stale_on_delete")
 def user_changed(sender, update_fields=None, **kwargs):
     """A name, a password, the admin flag or the account itself changed: every kept personal
-    page names its user's version (core.personal_pages). A sign-in only stamps last_login."""
+    page names its user's version (core.caching.pages). A sign-in only stamps last_login."""
     if update_fields is None or set(update_fields) != {"last_login"}:
-        invalidate(ACCOUNTS)
+        versions.bump(ACCOUNTS)

@@ -1,6 +1,6 @@
 """orders' answers to what the catalog announces (catalog.signals): thin calls of services."""
 
-from core.versioned_cache import invalidate
+from core.caching import versions
 
 from . import selectors, services
 
@@ -16,4 +16,4 @@ def orders_changed(**kwargs):
     Queryset updates send no signal. The one the services make, marking lapsed holds released,
     changes no count or figure: an unpaid order is expired once its hold lapses, released or not.
     """
-    invalidate(selectors.CACHE)
+    versions.bump(selectors.CACHE)

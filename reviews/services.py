@@ -3,10 +3,10 @@
 from django.core.exceptions import ValidationError
 from django.db.models import QuerySet
 
-from core.versioned_cache import invalidate
+from core.caching import versions
 
 from .models import Review
-from .selectors import CACHE
+from .selectors import REVIEWS
 
 NAME_REQUIRED = "Name is required"
 
@@ -32,5 +32,5 @@ def review_set_hidden(*, reviews: QuerySet[Review], hidden: bool) -> int:
     """
     changed = reviews.exclude(hidden=hidden).update(hidden=hidden)
     if changed:
-        invalidate(CACHE)
+        versions.bump(REVIEWS)
     return changed

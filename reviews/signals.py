@@ -3,12 +3,12 @@
 from django.db.models.signals import post_delete, post_save
 from django.dispatch import receiver
 
-from core.versioned_cache import invalidate
+from core.caching import versions
 
 from .models import Review
-from .selectors import CACHE
+from .selectors import REVIEWS
 
 
 @receiver([post_save, post_delete], sender=Review)
 def reviews_changed(**kwargs):
-    invalidate(CACHE)
+    versions.bump(REVIEWS)

@@ -82,10 +82,9 @@ MIDDLEWARE = [
     # Cache-Control: private, no-store on answers that depend on who asks, the page caches'
     # own answers below included.
     "core.middleware.PrivateAnswerMiddleware",
-    # Pages kept whole, answered before everything below: visitors' (core/page_cache.py) and
-    # a session's own (core/personal_pages.py).
-    "core.page_cache.VisitorPageMiddleware",
-    "core.personal_pages.PersonalPageMiddleware",
+    # Pages kept whole, visitors' and a session's own, answered before everything below
+    # (core/caching/pages.py).
+    "core.caching.pages.PageCacheMiddleware",
     "core.csp.ShopCSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     # Before sessions and auth (they query the database); after the headers middleware.

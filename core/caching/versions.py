@@ -1,138 +1,116 @@
-"""Cached reads that every app server drops at once when their data changes.
+"""Values kept until what they show changes, dropped on every app server at once.
 
-Each name ("catalog", "reviews") has a version in the shared cache; cached values live under
-keys carrying that version, so `invalidate(name)` makes all of them stale in one step, on
-every instance that shares the cache (Redis in production). Values are also kept in a small
-in-process memory under the same versioned keys: a request then costs one round trip to the
-shared cache (for the versions), and a stale copy can never be served because its key names
-an old version.
+Each name ("catalog", "part:12", "orders") has a version in the shared cache. A value is kept
+under its key at the versions of the names it shows (Django's own `version=` of the cache
+calls), so `bump(name)`, called by the service that wrote, makes every such value stale in one
+step, everywhere. Because its key names the versions, a copy may also be kept in this process
+("local", a LocMemCache): a copy is never served stale, since its key names an old version.
+
+Read the versions before the data they cover (a write in between then bumps past them), and
+every version a request needs in one round trip (`read`).
 """
 
-import threading
 import time
-from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import TypeVar
 
-from django.core.cache import cache
+from django.core.cache import cache, caches
 from django.db import transaction
 
 T = TypeVar("T")
 
-TIMEOUT = 300  # seconds: the upper bound on staleness should an invalidation ever be missed
-LOCAL_ENTRIES = 256
+TIMEOUT = 300  # seconds: the bound on staleness should a bump ever be missed
+LOCAL = "local"  # the alias of this process's cache of small values (settings.CACHES)
+_MISSING = object()
 
 
-class LocalMemory:
-    """A small least-recently-used memory of this process, with the shared cache's timeout."""
-
-    def __init__(self, size: int):
-        self.size = size
-        self.entries: OrderedDict[str, tuple[float, object]] = OrderedDict()
-        self.lock = threading.Lock()
-
-    def get(self, key: str):
-        with self.lock:
-            entry = self.entries.get(key)
-            if entry is None or entry[0] < time.monotonic():
-                return None
-            self.entries.move_to_end(key)
-            return entry[1]
-
-    def set(self, key: str, value, timeout: int) -> None:
-        with self.lock:
-            self.entries[key] = (time.monotonic() + timeout, value)
-            self.entries.move_to_end(key)
-            while len(self.entries) > self.size:
-                self.entries.popitem(last=False)
-
-    def clear(self) -> None:
-        with self.lock:
-            self.entries.clear()
+def read(names: Iterable[str], keys: Iterable[str] = ()) -> tuple[dict[str, int] | None, dict]:
+    """The version of each of `names`, and what the shared cache holds under `keys`, in one
+    round trip. The versions are None when the shared cache cannot tell (Redis down): then
+    nothing may be kept or served."""
+    wanted = {name: f"version:{name}" for name in names}
+    keys = list(keys)
+    found = cache.get_many([*wanted.values(), *keys])
+    numbers = {name: found.get(key) or _start(key) for name, key in wanted.items()}
+    known = numbers if all(numbers.values()) else None
+    return known, {key: found[key] for key in keys if key in found}
 
 
-local = LocalMemory(LOCAL_ENTRIES)
+def stamp(numbers: dict[str, int] | None) -> str | None:
+    """Versions read by `read`, as the `version` of a kept value."""
+    return None if numbers is None else ".".join(map(str, numbers.values()))
 
 
-def _version_key(name: str) -> str:
-    return f"version:{name}"
+def current(*names: str) -> str | None:
+    """The versions of `names` now, as the `version` of a kept value (None: see `read`)."""
+    return stamp(read(names)[0])
 
 
-def versions(*names: str) -> str | None:
-    """The current versions of `names`, in one round trip to the shared cache; None when
-    the shared cache can't tell (it is down): then nothing may be served from memory."""
-    return versions_and(names, [])[0]
-
-
-def versions_and(names: tuple[str, ...], keys: list[str]) -> tuple[str | None, dict]:
-    """versions(*names), and the values of `keys` that the shared cache holds, in the same
-    round trip."""
-    found = cache.get_many([_version_key(name) for name in names] + keys)
-    numbers = [found.get(_version_key(name)) or _start(name) for name in names]
-    current = ".".join(map(str, numbers)) if all(numbers) else None
-    return current, {key: found[key] for key in keys if key in found}
-
-
-def _start(name: str) -> int | None:
-    """A first version for `name`: the clock, so that a flushed cache never brings back a
-    version number that old copies were kept under."""
-    cache.add(_version_key(name), time.time_ns(), timeout=None)
-    return cache.get(_version_key(name))
-
-
-def recall(key: str):
-    """The value kept under the (already versioned) `key`, from this process or else the
-    shared cache; None when there is none."""
-    value = local.get(key)
-    if value is None:
-        value = cache.get(key)
-        if value is not None:
-            local.set(key, value, TIMEOUT)
+def get(key: str, *, version: str | None, default=None, timeout: int = TIMEOUT, local=LOCAL):
+    """The value kept under `key` at `version`: this process's copy (in the cache `local`),
+    else the shared cache's (then copied here, for `timeout` seconds)."""
+    if version is None:
+        return default
+    local = caches[local]
+    value = local.get(key, _MISSING, version=version)
+    if value is _MISSING:
+        value = cache.get(key, _MISSING, version=version)
+        if value is _MISSING:
+            return default
+        local.set(key, value, timeout, version=version)
     return value
 
 
-def keep(key: str, value, timeout: int = TIMEOUT) -> None:
-    cache.set(key, value, timeout)
-    local.set(key, value, timeout)
+def set(key: str, value, *, version: str | None, timeout: int = TIMEOUT, local=LOCAL) -> None:
+    """Keep `value` under `key` at `version`, in the shared cache and in this process."""
+    if version is not None:
+        cache.set(key, value, timeout, version=version)
+        caches[local].set(key, value, timeout, version=version)
 
 
-def remember(key: str, compute: Callable[[], T], timeout: int = TIMEOUT) -> T:
-    """recall(key), or else compute() and keep it."""
-    value = recall(key)
-    if value is None:
-        value = compute()
-        keep(key, value, timeout)
-    return value
-
-
-def cached(
-    name: str,
+def get_or_set(
     key: str,
-    compute: Callable[[], T],
+    default: Callable[[], T],
     timeout: int = TIMEOUT,
     *,
+    names: Iterable[str] = (),
     version: str | None = None,
 ) -> T:
-    """`compute()`, kept until `name` is invalidated (computed afresh while the shared
-    cache is down). `version`: `versions(name)` as this request already read it (saves a
-    round trip); read now when not given."""
-    version = version or versions(name)
-    if version is None:
-        return compute()
-    return remember(f"{name}:{version}:{key}", compute, timeout)
+    """get(), or else default() kept by set(). `version`: the versions of `names` as the
+    request already read them (saves a round trip); read now when not given. While the
+    shared cache cannot tell, default() every time."""
+    version = version or current(*names)
+    value = get(key, version=version, timeout=timeout)
+    if value is None:
+        value = default()
+        set(key, value, version=version, timeout=timeout)
+    return value
 
 
-def invalidate(name: str) -> None:
-    """Drop every cached read of `name`: now, and again once the transaction commits (a
-    reader in between may have cached the rows as they were before the commit); once when
+def delete(key: str, *, version: str) -> None:
+    cache.delete(key, version=version)
+    caches[LOCAL].delete(key, version=version)
+
+
+def bump(*names: str) -> None:
+    """Make stale every value kept under `names`: now, and again once the transaction commits
+    (a reader in between may have kept the rows as they were before the commit); once when
     there is no transaction (the write is already committed)."""
-    _bump(name)
+    _bump(names)
     if transaction.get_connection().in_atomic_block:
-        transaction.on_commit(lambda: _bump(name))
+        transaction.on_commit(lambda: _bump(names))
 
 
-def _bump(name: str) -> None:
-    try:
-        cache.incr(_version_key(name))
-    except ValueError:  # no version yet (or the cache was flushed)
-        _start(name)
+def _bump(names: Iterable[str]) -> None:
+    for name in names:
+        try:
+            cache.incr(f"version:{name}")
+        except ValueError:  # no version yet (or the cache was flushed)
+            _start(f"version:{name}")
+
+
+def _start(key: str) -> int | None:
+    """A first version: the clock, so that a flushed cache never brings back a version that
+    old copies were kept under."""
+    cache.add(key, time.time_ns(), timeout=None)
+    return cache.get(key)
