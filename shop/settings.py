@@ -120,8 +120,6 @@ TEMPLATES = [
                 "django.contrib.messages.context_processors.messages",
                 "shop.context_processors.shop",
             ],
-            # {% url %} worked out once per process (core/templatetags/fast_url.py).
-            "builtins": ["core.templatetags.fast_url"],
         },
     },
 ]
@@ -133,8 +131,6 @@ database = env.db_url_config(env.str("DATABASE_URL", default="") or "sqlite:///d
 if database["ENGINE"].endswith("sqlite3") and database["NAME"] != ":memory:":
     # A relative SQLite path (`.env` has `sqlite:///db.sqlite3`) is the project folder's.
     database["NAME"] = str(BASE_DIR / database["NAME"])
-if database["ENGINE"] == "django.db.backends.postgresql":
-    database["ENGINE"] = "core.db"  # Django's, health-checked without a round trip
 database["CONN_MAX_AGE"] = env.int("CONN_MAX_AGE", default=60)
 database["CONN_HEALTH_CHECKS"] = True
 DATABASES = {"default": database}
