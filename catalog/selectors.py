@@ -17,12 +17,15 @@ from .models import Category, Part, StockMovement
 # - PARTS: bumped by every change of any part, its stock included. The pages that list parts
 #   (/, /allparts, GET /api/allparts) are kept whole under CATALOG and PARTS; after a change
 #   they are put together again from the cards and JSON kept per part (by what each shows).
-# - PART: one part's, bumped by every change of that part: its own page is kept under it.
-# A stock change therefore bumps PART and PARTS only: the part's page, and the lists re-made
-# from kept cards; no other part's page or card, no count, no category.
+# - PART: one part's, bumped by every change of that part, and CATEGORIES, by every change of
+#   a category: a part's own page (which names its category) is kept under both.
+# A stock change or a part's edit therefore bumps that PART and PARTS (and CATALOG for a new
+# name, price or category): its page, and the lists re-made from kept cards; no other part's
+# page or card.
 CATALOG = "catalog"
 PARTS = "parts"
 PART = "part:{pk}"
+CATEGORIES = "categories"
 
 
 def part_version(pk: int) -> str:

@@ -7,7 +7,7 @@ from core.caching import versions
 
 from . import images, stock
 from .models import Category, Part
-from .selectors import CATALOG, PARTS, part_version
+from .selectors import CATALOG, CATEGORIES, PARTS, part_version
 from .signals import part_deleting
 
 STOCK_NOT_HERE = "available_quantity changes only through catalog.stock"
@@ -82,18 +82,18 @@ def category_get_or_create(*, name: str, slug: str) -> Category:
     """The category with this slug, created with `name` when missing."""
     category, created = Category.objects.get_or_create(slug=slug, defaults={"name": name})
     if created:
-        versions.bump(CATALOG)
+        versions.bump(CATALOG, CATEGORIES)
     return category
 
 
 def category_save(*, category: Category) -> Category:
     """Save a new or changed category (Django admin): part cards show its name."""
     category.save()
-    versions.bump(CATALOG)
+    versions.bump(CATALOG, CATEGORIES)
     return category
 
 
 def category_delete(*, category: Category) -> None:
     """Delete a category; its parts stay, on no category."""
     category.delete()
-    versions.bump(CATALOG)
+    versions.bump(CATALOG, CATEGORIES)

@@ -68,7 +68,7 @@ def allparts(request):
     return render(request, "catalog/allparts.html", context)
 
 
-@cache_page_for_visitors(selectors.CATALOG, selectors.PART)
+@cache_page_for_visitors(selectors.CATEGORIES, selectors.PART)
 def part(request, pk):
     """A part's public page: details, stock, the way to order it, and its schema.org data."""
     part = get_or_404(Part.objects.select_related("category"), pk)
