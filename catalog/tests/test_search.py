@@ -381,5 +381,3 @@ def test_a_part_of_the_search_loads_a_field_it_did_not_read(catalog):
     assert disc.created_at == catalog["disc"].created_at
     assert disc.get_deferred_fields() == {"search_vector"}
     assert disc.category.slug == "brakes"
-
-
