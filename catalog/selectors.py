@@ -44,6 +44,7 @@ PART_LIST_FIELDS = (
     "category__slug",
     "category__name",
 )
+CARD_FIELDS = PART_LIST_FIELDS[:7]  # what a card shows (no category)
 PARTS_PER_PAGE = 24
 
 
@@ -53,6 +54,10 @@ def _parts_newest_first() -> QuerySet[Part]:
         .only(*PART_LIST_FIELDS)
         .order_by("-created_at", "-id")
     )
+
+
+def _cards_newest_first() -> QuerySet[Part]:
+    return Part.objects.only(*CARD_FIELDS).order_by("-created_at", "-id")
 
 
 def part_list(*, limit: int | None = None, offset: int = 0) -> QuerySet[Part]:
@@ -74,8 +79,8 @@ def part_count(*, version: str | None = None) -> int:
 def part_page(
     *, page: object = 1, per_page: int = PARTS_PER_PAGE, version: str | None = None
 ) -> ListPage:
-    """One page of part_list's order (the count kept until the catalog changes; `version`
-    as for part_count).
+    """One page of part_list's order, read as cards show them (the count kept until the
+    catalog changes; `version` as for part_count).
 
     `page` may be anything a query string holds: a value that is not a whole number gives
     the first page, and one out of range the nearest page (first or last).
@@ -85,7 +90,7 @@ def part_page(
     number = page_number(page, last=paginator.num_pages)
     start = (number - 1) * per_page
     return ListPage(
-        items=list(_parts_newest_first()[start : start + per_page]),
+        items=list(_cards_newest_first()[start : start + per_page]),
         number=number,
         num_pages=paginator.num_pages,
         page_range=list(paginator.get_elided_page_range(number, on_each_side=2, on_ends=1)),
@@ -107,8 +112,8 @@ def page_of(
 
 
 def newest_parts(limit: int) -> list[Part]:
-    """The newest `limit` parts (the home page's)."""
-    return list(part_list(limit=limit))
+    """The newest `limit` parts as cards show them (the home page's)."""
+    return list(_cards_newest_first()[:limit])
 
 
 def parts_low_on_stock() -> QuerySet[Part]:

@@ -58,10 +58,13 @@ def allparts(request):
     context = {
         "page": page,
         "ellipsis": Paginator.ELLIPSIS,
+        "asked": asked,
         "searching": searching,
         "form": form,
         "errors": search.errors if asked else {},
-        "categories": selectors.category_list(version=version),
+        # Read by the template only when the form is not kept (a callable: called there).
+        "categories": partial(selectors.category_list, version=version),
+        "catalog_version": version,
         "sorts": SORT_LABELS,
         "query": query.urlencode(),
     }

@@ -56,6 +56,7 @@ SESSIONS_IN_CACHE = settings.SESSION_CACHE_ALIAS == "default" and hasattr(
 )
 PAGES = "pages"  # the alias of this process's copies of visitors' pages (settings.CACHES)
 _NOTE = "_kept_page"  # on the request: what the decorated view rendered its page from
+_MISSED = "_kept_page_missed"  # on the request: (names, version) the middleware found no page at
 _LIFETIME = "_kept_page_lifetime"
 
 # (per session or not, path with its query string) -> the names its page shows. Learned per
@@ -131,10 +132,14 @@ def cache_page_for_visitors(*names: str):
         @wraps(view)
         def wrapper(request, *args, **kwargs):
             shown = _named(names, kwargs)
-            version = versions.current(*shown) if _for_visitors(request) else None
-            if version is None:
-                return view(request, *args, **kwargs)
-            kept = versions.get(_visitor_key(request), version=version, local=PAGES)
+            missed = getattr(request, _MISSED, None)
+            if missed is not None and missed[0] == shown:  # looked for just now: not kept
+                version, kept = missed[1], None
+            else:
+                version = versions.current(*shown) if _for_visitors(request) else None
+                if version is None:
+                    return view(request, *args, **kwargs)
+                kept = versions.get(_visitor_key(request), version=version, local=PAGES)
             response = view(request, *args, **kwargs) if kept is None else _answer(*kept)
             setattr(request, _NOTE, Note(shown, version, rendered=kept is None))
             patch_vary_headers(response, ["Cookie"])
@@ -149,7 +154,10 @@ def _visitors_page(request) -> HttpResponse | None:
     names = _learned.get((False, request.get_full_path()))
     if names is None:
         return None
-    kept = versions.get(_visitor_key(request), version=versions.current(*names), local=PAGES)
+    version = versions.current(*names)
+    kept = versions.get(_visitor_key(request), version=version, local=PAGES)
+    if kept is None and version is not None:
+        setattr(request, _MISSED, (names, version))  # the view's decorator need not look again
     return None if kept is None else _answer(*kept)
 
 
