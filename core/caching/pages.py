@@ -121,7 +121,7 @@ def _visitor_key(request) -> str:
     """Per scheme, host and path: what one host was answered never reaches another
     (get_host() refuses a Host outside ALLOWED_HOSTS: 400)."""
     page = f"{request.scheme}://{request.get_host()}{request.get_full_path()}"
-    return f"page:{hashlib.sha256(page.encode()).hexdigest()}"
+    return f"page:{hashlib.blake2b(page.encode(), digest_size=16).hexdigest()}"
 
 
 def cache_page_for_visitors(*names: str):
