@@ -1,3 +1,11 @@
-"""The shop's settings (DJANGO_SETTINGS_MODULE=shop.settings), one module per concern."""
+"""Settings for the shop, read from the environment (names in docs/configuration.md), one
+module per concern; a part that needs another's value imports it from there.
+"""
 
-from .base import *  # noqa: F403
+# ruff: noqa: F403
+from .api import *
+from .auth import *
+from .base import *
+from .mail import *
+from .orders import *
+from .security import *
