@@ -44,7 +44,7 @@ def signed_in_id(client):
 
 @pytest.fixture
 def google_on(settings):
-    """A Google app configured the way shop/settings.py does it from the environment."""
+    """A Google app configured the way shop/settings/auth.py does it from the environment."""
     settings.SOCIALACCOUNT_PROVIDERS = {
         "google": {
             **settings.SOCIALACCOUNT_PROVIDERS["google"],
