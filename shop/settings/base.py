@@ -45,7 +45,7 @@ SOCIAL_LINKS = {
     "YouTube": env.str("SOCIAL_YOUTUBE_URL", default=""),
     "X": env.str("SOCIAL_X_URL", default=""),
 }
-# `make bench` routes its bare yardstick view at /bench/bare (never on in production).
+# `make bench` adds its bare yardstick view at /bench/bare (bench/urls.py; never in production).
 BENCH_BARE_VIEW = env.bool("BENCH_BARE_VIEW", default=False)
 
 INSTALLED_APPS = [
@@ -106,7 +106,7 @@ MIDDLEWARE = [
     "core.middleware.NotFoundPageMiddleware",
 ]
 
-ROOT_URLCONF = "shop.urls"
+ROOT_URLCONF = "bench.urls" if BENCH_BARE_VIEW else "shop.urls"
 WSGI_APPLICATION = "shop.wsgi.application"
 SITE_ID = 1
 
