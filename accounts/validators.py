@@ -43,19 +43,7 @@ class MinimumLengthValidator:
         return PASSWORD_TOO_SHORT
 
 
-PHONE_INVALID = "Provide a valid phone number (digits, optionally starting with +)"
 LINKEDIN_INVALID = "Provide a valid URL starting with http:// or https://"
-PHONE_PATTERN = re.compile(r"^\+?[0-9]{4,15}$")
-
-
-def normalize_phone(value: str) -> str:
-    """Drop the spaces, dashes, dots and brackets people type between digits."""
-    return re.sub(r"[\s\-.()]", "", value or "")
-
-
-def validate_phone(value: str) -> None:
-    if not PHONE_PATTERN.match(value):
-        raise ValidationError(PHONE_INVALID, code="invalid")
 
 
 def validate_http_url(value: str) -> None:
