@@ -20,14 +20,7 @@ from core.permissions import (
     is_shop_admin,
     require_self_or_admin,
 )
-from core.throttles import (
-    LoginFailuresPerAccountAndIP,
-    LoginFailuresPerIP,
-    SignupThrottle,
-    TokenRefreshThrottle,
-    TokenThrottle,
-    record_login_failure,
-)
+from core.throttles import record_failure
 
 from . import selectors, services, tokens
 from .models import User
@@ -47,6 +40,13 @@ from .serializers import (
     TokenRevokeOutputSerializer,
     UserDeletedSerializer,
     UserOutputSerializer,
+)
+from .throttles import (
+    LoginFailuresPerAccountAndIP,
+    LoginFailuresPerIP,
+    SignupThrottle,
+    TokenRefreshThrottle,
+    TokenThrottle,
 )
 
 
@@ -96,7 +96,7 @@ class TokenApi(TokenObtainPairView):
 
     def handle_exception(self, exc):
         if isinstance(exc, AuthenticationFailed):
-            record_login_failure(self.request, self)
+            record_failure(self.request, self)
         return super().handle_exception(exc)
 
     @extend_schema(responses={200: TokenPairOutputSerializer, **errors(400, 401, 415)})

@@ -6,7 +6,6 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from core.api import created, errors, with_count
-from core.throttles import ReviewThrottle
 
 from . import selectors, services
 from .serializers import (
@@ -14,6 +13,7 @@ from .serializers import (
     ReviewOutputSerializer,
     ReviewPageInputSerializer,
 )
+from .throttles import ReviewThrottle
 
 
 class ReviewApi(APIView):

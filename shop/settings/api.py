@@ -19,7 +19,7 @@ REST_FRAMEWORK = {
     "EXCEPTION_HANDLER": "core.api.exception_handler",
     "COERCE_DECIMAL_TO_STRING": False,
     "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
-    # Abuse limits of the API (core/throttles.py; counted in the cache): per client IP for
+    # Abuse limits of the API (each app's throttles.py; counted in the cache): per client IP for
     # sign-up and tokens, per user for placing orders and posting reviews. A tripped limit answers 429.
     "DEFAULT_THROTTLE_RATES": {
         "signup": env.str("THROTTLE_SIGNUP", default="20/minute"),
