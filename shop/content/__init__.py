@@ -1,0 +1,3 @@
+"""The words of the shop's static pages, as plain data."""
+
+from .home import *  # noqa: F403
