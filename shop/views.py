@@ -47,7 +47,7 @@ TRUST_PAGES = {page.slug: page for page in content.TRUST_PAGES}
 
 @cache_page_for_visitors()
 def trust_page(request, slug: str):
-    """Shipping & returns, Privacy, Terms, Contact: the owner's words from shop/content.py."""
+    """Shipping & returns, Privacy, Terms, Contact: the owner's words from shop/content/trust.py."""
     return render(request, "pages/trust.html", {"page": TRUST_PAGES[slug]})
 
 
