@@ -1,4 +1,4 @@
-"""Auth and account endpoints (API.md, "Auth and accounts")."""
+"""Auth and account endpoints: sign-up, tokens, users, profiles and the admin role."""
 
 from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import extend_schema
@@ -129,7 +129,7 @@ class TokenRevokeApi(TokenViewBase):
 
 
 class TokenExchangeApi(APIView):
-    """The spec's "exchange the signed-in user's e-mail for a token": only for the caller."""
+    """Exchange the signed-in user's e-mail for a token: only for the caller."""
 
     permission_classes = [IsAuthenticated]
 
@@ -186,7 +186,7 @@ class ProfileUpdateApi(APIView):
 
     @extend_schema(responses={200: UserDeletedSerializer, **errors(401, 403, 404, 409)})
     def delete(self, request, email):
-        """The spec's "Remove User" (admins): the account goes, its orders stay unowned."""
+        """Remove User (admins): the account goes, its orders stay unowned."""
         if not is_shop_admin(request.user):
             raise PermissionDenied(NOT_ADMIN)
         services.user_delete(user=get_user_or_404(email), by=request.user)

@@ -1,4 +1,4 @@
-"""Review endpoints (API.md, "Reviews")."""
+"""Review endpoints: the reviews list and posting a review."""
 
 from drf_spectacular.utils import extend_schema
 from rest_framework.permissions import IsAuthenticated

@@ -53,7 +53,7 @@ urlpatterns = [
         if settings.MEDIA_URL.startswith("/") and settings.MEDIA_URL.strip("/")
         else []
     ),
-    # Any other path: the spec's 404 page, with DEBUG on or off.
+    # Any other path: the shop's 404 page, with DEBUG on or off.
     re_path(r"^.*$", views.page_not_found),
 ]
 

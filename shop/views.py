@@ -8,7 +8,7 @@ from core.page_cache import cache_page_for_visitors
 from reviews.selectors import newest_reviews
 from shop import content
 
-HOME_PARTS = 6  # SPEC §9: the home page shows 6 parts
+HOME_PARTS = 6  # the home page shows 6 parts
 
 
 @cache_page_for_visitors("catalog", "reviews")

@@ -1,4 +1,4 @@
-"""Users, profiles and the admin role (API.md, "Auth and accounts") for every caller."""
+"""Users, profiles and the admin role for every caller."""
 
 import pytest
 from rest_framework.test import APIClient

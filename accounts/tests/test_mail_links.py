@@ -1,6 +1,5 @@
 """allauth's mails as an SMTP server on loopback receives them (tests/smtp_fake.py): their links
-start with SITE_URL whatever Host the request that sent them named (API.md, "Private
-answers"), and they speak in the shop's name. A reset link at the Host of the request would
+start with SITE_URL whatever Host the request that sent them named, and they speak in the shop's name. A reset link at the Host of the request would
 hand an account to whoever forged it."""
 
 import re

@@ -1,4 +1,4 @@
-"""Sign-in pages (SPEC §2 Login / Sign Up, §4, §5, §8): /login, /signup, /logout and the guards."""
+"""Sign-in pages: /login, /signup, /logout, their messages, and the guards of other pages."""
 
 import json
 import re
@@ -474,7 +474,7 @@ def test_a_get_to_logout_when_signed_out_goes_home(client):
     assert response["Location"] == "/"
 
 
-# --- Guards (SPEC §4) -------------------------------------------------------------------
+# --- Guards -----------------------------------------------------------------------------
 
 SIGNED_IN_PAGES = [
     "/dashboard",

@@ -1,4 +1,4 @@
-"""Short-lived, revocable tokens (API.md, "Tokens and sign-in"; issue 12).
+"""Short-lived, revocable tokens.
 
 Access tokens live 15 minutes; refresh tokens 7 days, rotate and are used once; a revoked
 refresh token takes the access tokens minted from it along; a changed or reset password, a

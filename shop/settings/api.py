@@ -40,7 +40,7 @@ if DEBUG:
         "rest_framework.renderers.BrowsableAPIRenderer"
     )
 
-# Tokens (API.md, "Tokens and sign-in"; accounts/tokens.py): access tokens live 15 minutes,
+# Tokens (docs/api.md, "Tokens"; accounts/tokens.py): access tokens live 15 minutes,
 # refresh tokens 7 days and are used once (rotated, the used one blacklisted); a changed
 # password makes every earlier token answer 401 (CHECK_REVOKE_TOKEN), as do revoked families.
 SIMPLE_JWT = {

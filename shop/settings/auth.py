@@ -9,7 +9,7 @@ AUTHENTICATION_BACKENDS = [
     # allauth's, signing in by the account's own e-mail only (not by a pending, unverified one).
     "accounts.backends.AuthenticationBackend",
 ]
-# The spec asks for one rule only: at least 6 characters, with its own message.
+# One password rule only: at least 6 characters, with its own message.
 AUTH_PASSWORD_VALIDATORS = [{"NAME": "accounts.validators.MinimumLengthValidator"}]
 
 LOGIN_URL = "/login"
@@ -32,13 +32,13 @@ ACCOUNT_USER_DISPLAY = "accounts.adapters.user_display"
 ACCOUNT_EMAIL_VERIFICATION = env.str("ACCOUNT_EMAIL_VERIFICATION", default="none")
 ACCOUNT_UNIQUE_EMAIL = True
 # The password-reset page answers the same whether the address has an account or not. Sign-up
-# still says "An account with this email already exists" (the spec): with e-mail verification
+# still says "An account with this email already exists": with e-mail verification
 # not "mandatory", allauth lets uniqueness win over enumeration prevention on sign-up.
 ACCOUNT_PREVENT_ENUMERATION = True
 # A new sign-in address counts only once verified: allauth mails a link to it, and until that
 # link is followed the old address stays the account's (and the only one that signs in).
 ACCOUNT_CHANGE_EMAIL = True
-# Only the spec's rule (accounts.validators.MinimumLengthValidator), with its message.
+# Only the shop's rule (accounts.validators.MinimumLengthValidator), with its message.
 ACCOUNT_PASSWORD_MIN_LENGTH = None
 ACCOUNT_PRESERVE_USERNAME_CASING = False
 # Abuse limits of the pages (allauth's syntax; counted in the cache). A tripped limit answers
