@@ -17,8 +17,8 @@ LINK = re.compile(r"https?://[^\s\"<>]+")
 
 @pytest.fixture(autouse=True)
 def site(settings):
-    """SITE_URL is the shop's address; ALLOWED_HOSTS lets any Host through, as the production
-    set-up of issue 20 did."""
+    """SITE_URL is the shop's address; ALLOWED_HOSTS lets any Host through, as a production
+    set-up with a catch-all host list would."""
     settings.SITE_URL = SITE
     settings.ALLOWED_HOSTS = ["*"]
     settings.SHOP_NAME = "Throttle & Gear"
