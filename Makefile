@@ -91,10 +91,11 @@ test: setup $(VENV)/.installed-dev ## Front-end unit tests (vitest), then the wh
 	scripts/test-machine.sh
 	$(BIN)/pytest $(ARGS)
 
-lint: $(VENV)/.installed-dev frontend/node_modules/.installed ## Check style and floors: ruff, lint-imports, Biome on frontend/
+lint: $(VENV)/.installed-dev frontend/node_modules/.installed ## Check style, floors and the project's rules: ruff, lint-imports, scripts/lint_rules.py, Biome on frontend/
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/lint-imports
+	$(PY) -m scripts.lint_rules
 	cd frontend && npm run lint
 
 fmt: $(VENV)/.installed-dev frontend/node_modules/.installed ## Format the code and apply ruff's and Biome's safe fixes

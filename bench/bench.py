@@ -10,7 +10,7 @@ can do, in one go. Writes bench/results.md and prints it; exit status 1 when a t
    with the same configuration and worker count.
 3. wrk, 20 connections, after a warm-up: the pages and API reads of the issues' tables, each
    in rounds alternating with both baselines: the bare project and the shop's bare view
-   (shop/bench_views.py: the shop's middleware, a short text); SQL queries per route; page
+   (bench/views.py: the shop's middleware, a short text); SQL queries per route; page
    weight; Lighthouse on /, /allparts, a part page, a search and /login.
 4. POST /api/booking from 20 shoppers at once, alternating with the bare project's order
    view (it locks one row and inserts one): orders/s, then a race for the last 60 units of a

@@ -1,4 +1,4 @@
-"""Parts endpoints (API.md, "Parts")."""
+"""Parts endpoints: the catalog, one part, adding, editing and deleting parts."""
 
 from functools import partial
 
@@ -43,7 +43,7 @@ def part_list_json() -> bytes:
     return cached(selectors.CACHE, "api-list", render)
 
 
-# JSON, or multipart/form-data with an `image` file (API.md: image uploads).
+# JSON, or multipart/form-data with an `image` file (docs/api.md, "Image uploads").
 PART_PARSERS = [ShopJSONParser, MultiPartParser]
 
 

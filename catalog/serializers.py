@@ -6,8 +6,8 @@ from decimal import Decimal
 from rest_framework import serializers
 from rest_framework.renderers import JSONRenderer
 
-from accounts.serializers import required
 from core.api import PageInputSerializer
+from core.fields import required
 from core.versioned_cache import LocalMemory
 
 from . import images

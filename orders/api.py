@@ -15,7 +15,6 @@ from catalog.serializers import DeletedCountSerializer
 from core.api import created, errors, get_or_404, page_response, with_count
 from core.emails import normalize_email
 from core.permissions import IsShopAdmin, require_self_or_admin
-from core.throttles import OrderThrottle, PaymentThrottle
 
 from . import exports, payments, selectors, services, webhooks
 from .serializers import (
@@ -37,6 +36,7 @@ from .serializers import (
     bookings_json,
 )
 from .stats import shop_stats
+from .throttles import OrderThrottle, PaymentThrottle
 
 
 def part_to_order(data: dict) -> Part:

@@ -2,9 +2,9 @@
 
 from rest_framework import serializers
 
-from accounts.serializers import PhoneField, required
 from catalog.serializers import PartOutputSerializer
 from core.api import MAX_ID, PageInputSerializer
+from core.fields import PhoneField, required
 
 from .models import Booking, PaymentEvent
 

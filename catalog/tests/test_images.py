@@ -1,4 +1,4 @@
-"""Part images sent as files (API.md, "Parts": image uploads): checked by decoding them,
+"""Part images sent as files (docs/api.md, "Image uploads"): checked by decoding them,
 re-encoded from their pixels alone, stored through Django's storage API and served at their
 URL; refused with a message on `image` when they are not a PNG, JPEG or WebP of at most 5 MB."""
 
