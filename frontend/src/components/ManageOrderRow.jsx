@@ -4,7 +4,7 @@ import { dateTime } from "../lib/dates.js";
 import { money } from "../lib/format.js";
 import { approveOrder, isDeletable, isRefundable, refundOrder } from "../lib/orders.js";
 import { ActionButton } from "./ActionButton.jsx";
-import { DeleteOrderButton } from "./DeleteOrderButton.jsx";
+import { DeleteOrderButton } from "./OrderButtons.jsx";
 import { StateBadge } from "./StateBadge.jsx";
 
 function ApproveButton({ order, onChanged }) {

@@ -1,6 +1,6 @@
 import { money, payWithin } from "../lib/format.js";
 import { isDeletable } from "../lib/orders.js";
-import { DeleteOrderButton } from "./DeleteOrderButton.jsx";
+import { DeleteOrderButton } from "./OrderButtons.jsx";
 import { StateBadge } from "./StateBadge.jsx";
 
 /** Payment cell: "Pay" while unpaid and held (when card payments are on), with the time left;

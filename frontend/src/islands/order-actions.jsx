@@ -1,7 +1,7 @@
 // The order page's actions: Pay (unpaid, held, card payments on) and Delete (unpaid or
 // expired). After deleting, the shopper goes back to My Order.
 import { useCallback, useEffect } from "react";
-import { DeleteOrderButton } from "../components/DeleteOrderButton.jsx";
+import { DeleteOrderButton } from "../components/OrderButtons.jsx";
 import { takeFlash } from "../lib/flash.js";
 import { mountIslands } from "../lib/mount.jsx";
 import { isDeletable } from "../lib/orders.js";
