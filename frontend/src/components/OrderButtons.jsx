@@ -1,22 +1,22 @@
-import { useCallback } from "react";
-import { useBusy } from "../lib/busy.js";
+// The buttons of an order that My Order, the order page and Manage Orders share.
 import { deleteOrder } from "../lib/orders.js";
-import { ActionButton } from "./ActionButton.jsx";
+import { toastFailure } from "../lib/toasts.jsx";
+import { AsyncButton } from "./AsyncButton.jsx";
 
 /** "Delete" an unpaid order after "Are you sure?"; onDeleted(id) once the server agreed. */
 export function DeleteOrderButton({ order, onDeleted }) {
-  const action = useCallback(async () => {
-    if (await deleteOrder(order)) onDeleted(order._id);
-  }, [order, onDeleted]);
-  const [busy, run] = useBusy(action);
   return (
-    <ActionButton
-      busy={busy}
+    <AsyncButton
       className="btn-sm btn-error"
-      onClick={run}
+      onClick={async () => {
+        await deleteOrder(order);
+        onDeleted(order._id);
+      }}
+      confirm
+      onFailure={toastFailure}
       aria-label={`Delete the order of ${order.partsName}`}
     >
       Delete
-    </ActionButton>
+    </AsyncButton>
   );
 }
