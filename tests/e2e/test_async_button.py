@@ -1,6 +1,9 @@
 """The tables' action buttons (AsyncButton) in Chromium: "Are you sure?" first, busy while the
-server works, a failure as an error toast."""
+server works, a failure as an error toast; and the Pay links go where the server says."""
 
+from datetime import timedelta
+
+from django.utils import timezone
 from playwright.sync_api import expect
 
 from accounts.tests.factories import UserFactory
@@ -62,3 +65,26 @@ def test_a_button_is_busy_until_the_server_answers_and_shows_its_failure(site):
     expect(delete).not_to_have_attribute("aria-busy", "true")
     expect(delete.get_by_role("status")).to_have_count(0)
     expect(row).to_have_count(1)
+
+
+def test_pay_links_go_to_the_payment_page_the_server_names(site, stripe_on):
+    user = UserFactory()
+    held = BookingFactory(user=user, parts_name="Chain kit")
+    lapsed = BookingFactory(
+        user=user, parts_name="Brake pads", expires_at=timezone.now() - timedelta(minutes=1)
+    )
+    row = my_order_row(site, held)
+    expect(row.get_by_role("link", name="Pay for Chain kit")).to_have_attribute(
+        "href", f"/dashboard/payment/{held.pk}"
+    )
+    lapsed_row = site.get_by_role("row").filter(has_text="Brake pads")
+    expect(lapsed_row).to_contain_text("Expired")
+    expect(lapsed_row.get_by_role("link", name="Pay for Brake pads")).to_have_count(0)
+
+    site.goto(held.get_absolute_url())
+    expect(site.get_by_role("link", name="Pay for Chain kit")).to_have_attribute(
+        "href", f"/dashboard/payment/{held.pk}"
+    )
+    site.goto(lapsed.get_absolute_url())
+    expect(site.get_by_role("button", name="Delete the order of Brake pads")).to_be_visible()
+    expect(site.get_by_role("link", name="Pay for Brake pads")).to_have_count(0)

@@ -20,3 +20,13 @@ export function DeleteOrderButton({ order, onDeleted }) {
     </AsyncButton>
   );
 }
+
+/** "Pay": the link to an order's payment page, whose address the server sends with the page
+ * only while the order can be paid by card (unpaid, held, card payments on). */
+export function PayLink({ href, order }) {
+  return (
+    <a href={href} className="btn btn-sm btn-success" aria-label={`Pay for ${order.partsName}`}>
+      Pay
+    </a>
+  );
+}
