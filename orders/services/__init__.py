@@ -17,12 +17,12 @@ from django.utils import timezone
 
 from catalog.models import Part
 from catalog.stock import stock_lock, stock_release, stock_release_orders, stock_reserve
+from core.background import run_after_commit
 from core.errors import Conflict, NotFound
 from core.wording import counted
 
-from . import payments, tasks
-from .background import run_after_commit
-from .emails import stock_fell_below_minimum
+from .. import payments, tasks
+from ..emails import stock_fell_below_minimum
 from .holds import (
     check_held_share,
     hold_deadline,
@@ -30,7 +30,7 @@ from .holds import (
     hold_deadlines_prune,
     unpaid_held,
 )
-from .models import Booking
+from ..models import Booking
 
 QUANTITY_BELOW_MINIMUM = "Quantity must be at least {minimum} (the minimum order quantity)"
 QUANTITY_ABOVE_STOCK = ("Only {count} unit is available", "Only {count} units are available")

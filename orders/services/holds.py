@@ -20,7 +20,7 @@ from django.utils import timezone
 from catalog.models import Part
 from core.wording import counted
 
-from .models import Booking, HoldDeadline
+from ..models import Booking, HoldDeadline
 
 HELD_SHARE_EXCEEDED = (
     "You can hold at most {count} unit of this part until you pay.",

@@ -19,7 +19,7 @@ from accounts.tests.factories import UserFactory
 from catalog.models import Part, StockMovement
 from catalog.tests.factories import PartFactory
 from conftest import bearer_client
-from orders.holds import unpaid_held
+from orders.services.holds import unpaid_held
 from orders.models import Booking
 
 pytestmark = [
