@@ -23,14 +23,13 @@ from core.wording import counted
 
 from .. import payments, tasks
 from ..emails import stock_fell_below_minimum
+from ..models import Booking
 from .holds import (
     check_held_share,
     hold_deadline,
     hold_deadline_keep,
     hold_deadlines_prune,
-    unpaid_held,
 )
-from ..models import Booking
 
 QUANTITY_BELOW_MINIMUM = "Quantity must be at least {minimum} (the minimum order quantity)"
 QUANTITY_ABOVE_STOCK = ("Only {count} unit is available", "Only {count} units are available")
@@ -80,12 +79,6 @@ def check_total(*, price: Decimal, quantity: int) -> None:
         raise ValidationError({"quantity": TOTAL_TOO_LARGE})
 
 
-def lapsed_holds(queryset, now=None):
-    """The orders of `queryset` whose hold lapsed and whose stock is not back yet."""
-    now = now or timezone.now()
-    return queryset.filter(paid=False, released_at__isnull=True, expires_at__lte=now)
-
-
 def check_unpaid_cap(*, user) -> None:
     """At most MAX_UNPAID_ORDERS unpaid, unexpired orders per account (409 beyond).
 
@@ -99,7 +92,7 @@ def check_unpaid_cap(*, user) -> None:
     accounts = get_user_model().objects.select_for_update(no_key=True)
     accounts.filter(pk=user.pk).values_list("pk").first()
     cap = settings.MAX_UNPAID_ORDERS
-    if unpaid_held(Booking.objects.filter(user=user)).count() >= cap:
+    if Booking.objects.filter(user=user).unpaid_holding().count() >= cap:
         raise Conflict(TOO_MANY_UNPAID.format(count=cap))
 
 
@@ -205,7 +198,7 @@ def booking_release_lapsed_holds(*, part_id: int | None = None) -> int:
     10,000 lapsed holds cost an order placed after them well under a second, once.
     """
     due = Booking.objects.all() if part_id is None else Booking.objects.filter(part_id=part_id)
-    if part_id is not None and not lapsed_holds(due).exists():
+    if part_id is not None and not due.lapsed().exists():
         return 0  # what an order usually finds: one plain read instead of a transaction
     released = 0
     while batch := _release_lapsed(due):
@@ -226,7 +219,7 @@ def _release_lapsed(due) -> int:
     """
     now = timezone.now()
     rows = list(
-        lapsed_holds(due, now)
+        due.lapsed(now)
         .select_for_update(skip_locked=True)
         .order_by("part_id", "pk")
         .values_list("pk", "part_id", "quantity")[:RELEASE_BATCH]
@@ -325,7 +318,7 @@ def check_payable(booking: Booking) -> None:
         raise Conflict(ORDER_REFUNDED)
     if booking.paid:
         raise Conflict(ALREADY_PAID)
-    if booking.lapsed:
+    if booking.state == Booking.State.EXPIRED:
         raise Conflict(ORDER_EXPIRED)
 
 
@@ -361,7 +354,7 @@ def booking_confirm_payment(*, booking: Booking, transaction_id: str) -> Booking
     try:
         intent = payments.verified_intent(booking, transaction_id)
     except payments.PaymentRejected:
-        if booking.lapsed:
+        if booking.state == Booking.State.EXPIRED:
             raise Conflict(ORDER_EXPIRED) from None
         raise
     outcome = booking_settle_payment(booking_id=booking.pk, intent_id=intent.id)
