@@ -4,7 +4,7 @@ from core.admin_history import RecordOnlyHistoryAdmin
 from core.errors import Conflict, ShopError
 
 from .models import Booking, PaymentEvent
-from .services import booking_approve, booking_cancel, booking_refund
+from .services import booking_approve, booking_cancel, booking_correct, booking_refund
 
 
 class StateListFilter(admin.SimpleListFilter):
@@ -78,6 +78,9 @@ class BookingAdmin(RecordOnlyHistoryAdmin):
         if obj is not None and obj.paid:
             return False
         return super().has_delete_permission(request, obj)
+
+    def save_model(self, request, obj, form, change):
+        booking_correct(booking=obj, fields=form.changed_data)
 
     def delete_model(self, request, obj):
         booking_cancel(booking=obj)

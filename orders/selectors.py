@@ -13,7 +13,7 @@ from core.versioned_cache import cached
 
 from .models import Booking
 
-CACHE = "orders"  # made stale by every order saved or deleted (orders.receivers)
+CACHE = "orders"  # made stale by the services that change an order (services.common)
 # Counts and figures are kept at most this long: an unpaid order becomes expired when its hold
 # lapses, with no write that would make them stale.
 FRESH_SECONDS = 60

@@ -13,6 +13,7 @@ from django.utils import timezone
 from accounts.tests.factories import UserFactory
 from catalog.services import part_delete
 from catalog.tests.factories import PartFactory
+from orders.services import booking_mark_paid, booking_record_payment_failure, booking_refund
 from orders.tests.factories import BookingFactory
 from orders.views import seconds_while_minutes_left_hold
 
@@ -85,8 +86,7 @@ def test_a_paid_order_shows_at_once_on_its_page(user):
     order = BookingFactory(user=user)
     browser = signed_in(user)
     assert "Unpaid" in kept(browser, order.get_absolute_url())
-    order.paid = True
-    order.save()
+    booking_mark_paid(booking_id=order.pk, transaction_id="pi_test_paid")
     page, _ = served(browser, order.get_absolute_url())
     assert 'data-testid="order-state">Pending<' in page
 
@@ -227,3 +227,77 @@ def test_another_users_session_cookie_value_is_its_own_key(user):
     stranger.cookies["sessionid"] = "x" * 32
     assert stranger.get(MY_ORDER).status_code == 302
     assert UserFactory()  # the shop still works after
+
+
+# Each write path makes stale what it changed, from the service that wrote
+# (orders.services.common.orders_changed).
+
+
+def order_count(as_admin) -> int:
+    """Manage Orders' count of every order (kept under the orders' version only)."""
+    return int(as_admin.get("/api/bookings", {"limit": 1})["X-Total-Count"])
+
+
+def test_an_order_placed_or_deleted_changes_the_counts_at_once(as_user, as_admin):
+    part = PartFactory(minimum_order_quantity=1)
+    assert order_count(as_admin) == 0
+    placed = as_user.post(
+        "/api/booking",
+        {"partId": part.pk, "quantity": 1, "address": "1 Road", "phone": "+441130000000"},
+        format="json",
+    )
+    assert placed.status_code == 201 and order_count(as_admin) == 1
+    assert as_user.delete(f"/api/booking/{placed.json()['insertedId']}").status_code == 200
+    assert order_count(as_admin) == 0
+
+
+def test_an_approved_order_shows_at_once(user, as_admin):
+    order = BookingFactory(user=user, paid_order=True)
+    browser = signed_in(user)
+    assert 'data-testid="order-state">Pending<' in kept(browser, order.get_absolute_url())
+    assert (
+        as_admin.put(f"/api/booking/{order.pk}", {"status": "approved"}, format="json").status_code
+        == 200
+    )
+    page, from_cache = served(browser, order.get_absolute_url())
+    assert 'data-testid="order-state">Shipped<' in page and not from_cache
+
+
+def test_a_refunded_order_shows_at_once(user):
+    order = BookingFactory(user=user, shipped=True)
+    browser = signed_in(user)
+    kept(browser, order.get_absolute_url())
+    booking_refund(booking=order, outside_stripe=True)
+    page, _ = served(browser, order.get_absolute_url())
+    assert 'data-testid="order-state">Refunded<' in page
+
+
+def test_an_address_corrected_in_django_admin_shows_at_once(user, staff_client):
+    order = BookingFactory(user=user, address="1 Old Road")
+    browser = signed_in(user)
+    assert "1 Old Road" in kept(browser, order.get_absolute_url())
+    change = f"/admin/orders/booking/{order.pk}/change/"
+    fields = {"address": "2 New Road", "phone": order.phone, "_save": "Save"}
+    assert staff_client.post(change, fields).status_code == 302
+    page, _ = served(browser, order.get_absolute_url())
+    assert "2 New Road" in page and "1 Old Road" not in page
+
+
+def test_an_unpaid_order_of_a_deleted_part_shows_expired_at_once(user):
+    part = PartFactory()
+    order = BookingFactory(user=user, part=part)
+    browser = signed_in(user)
+    assert "Unpaid" in kept(browser, order.get_absolute_url())
+    part_delete(part=part)
+    page, _ = served(browser, order.get_absolute_url())
+    assert 'data-testid="order-state">Expired<' in page
+
+
+def test_a_payment_failure_noted_keeps_the_pages(user):
+    """Stripe's reason for a declined card shows in Django admin only."""
+    order = BookingFactory(user=user)
+    browser = signed_in(user)
+    kept(browser, order.get_absolute_url())
+    booking_record_payment_failure(booking=order, message="Your card was declined.")
+    _, from_cache = served(browser, order.get_absolute_url())
+    assert from_cache

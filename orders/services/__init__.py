@@ -4,7 +4,8 @@ orders), paying, cancelling, approving and refunding.
 
 Locks are always taken in one order: the account (placing), then the order's row, then the
 part's row (inside catalog.stock), so concurrent services wait for each other and never
-deadlock.
+deadlock. Each service that changes what the shop shows of an order makes the orders' cached
+reads stale itself (common.orders_changed); nothing else does.
 """
 
 from .approving import ORDER_NOT_PAID, booking_approve
@@ -30,6 +31,7 @@ from .placing import (
     QUANTITY_BELOW_MINIMUM,
     TOO_MANY_UNPAID,
     TOTAL_TOO_LARGE,
+    booking_correct,
     booking_place,
     check_quantity,
 )
@@ -57,6 +59,7 @@ __all__ = [
     "booking_approve",
     "booking_cancel",
     "booking_confirm_payment",
+    "booking_correct",
     "booking_expire",
     "booking_mark_paid",
     "booking_mark_refunded",

@@ -7,7 +7,7 @@ from core.errors import Conflict, NotFound
 
 from .. import tasks
 from ..models import Booking
-from .common import ORDER_GONE, ORDER_REFUNDED, booking_locked
+from .common import ORDER_GONE, ORDER_REFUNDED, booking_locked, orders_changed
 
 ORDER_NOT_PAID = "This order is not paid yet, so it can't be approved"
 
@@ -30,6 +30,7 @@ def booking_approve(*, booking: Booking) -> bool:
     if changed:
         locked.status = Booking.Status.APPROVED
         locked.save(update_fields=["status"])
+        orders_changed()
         run_after_commit(tasks.send_booking_shipped, booking_id=locked.pk)
     booking.refresh_from_db()
     return changed

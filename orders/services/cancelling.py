@@ -9,7 +9,7 @@ from core.errors import Conflict
 
 from .. import payments
 from ..models import Booking
-from .common import Settled, booking_locked
+from .common import Settled, booking_locked, orders_changed
 from .holds import hold_deadline_keep
 from .paying import settle_locked
 
@@ -56,4 +56,5 @@ def _booking_cancel(*, booking_id: int) -> str:
         stock_release(part_id=locked.part_id, quantity=locked.quantity, order_id=locked.pk)
     hold_deadline_keep(booking=locked)  # the next order of the part lapses when this would have
     locked.delete()
+    orders_changed()
     return Settled.DELETED

@@ -1,9 +1,13 @@
 """What the order services share: the locked read of an order, what became of an order that
-was paid or deleted, and the messages about an order as a whole."""
+was paid or deleted, the messages about an order as a whole, and the one call that makes the
+orders' cached reads stale."""
 
 from enum import StrEnum
 
+from core.versioned_cache import invalidate
+
 from ..models import Booking
+from ..selectors import CACHE
 
 ORDER_GONE = "This order no longer exists"
 ORDER_REFUNDED = "This order was refunded"
@@ -26,3 +30,14 @@ def booking_locked(booking_id: int | None) -> Booking | None:
     if booking_id is None:
         return None
     return Booking.objects.select_for_update().filter(pk=booking_id).first()
+
+
+def orders_changed() -> None:
+    """An order was placed, deleted, or changed in what the shop shows of it (its state, its
+    address, its part link): every read kept under the orders' version is stale (My Order,
+    an order's page, the counts of Manage Orders, the Overview's figures).
+
+    Called by the service that wrote, never by its callers. Writes that change nothing shown
+    do not call it: a PaymentIntent handed out or a payment failure noted (neither is shown),
+    and a lapsed hold's stock going back (the order was expired by its time already)."""
+    invalidate(CACHE)

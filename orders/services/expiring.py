@@ -9,7 +9,7 @@ from core.background import run_after_commit
 
 from .. import payments, tasks
 from ..models import Booking
-from .common import booking_locked
+from .common import booking_locked, orders_changed
 from .holds import hold_deadlines_prune
 from .paying import settle_locked
 
@@ -47,7 +47,8 @@ def _release_lapsed(due) -> int:
 
     The orders' rows are locked first; rows another service holds (a payment being recorded,
     a delete) are skipped, so a payment recorded meanwhile wins and two releases at once give
-    the stock back once.
+    the stock back once. The orders were expired by their time already: nothing shown of them
+    changes (common.orders_changed).
     """
     now = timezone.now()
     rows = list(
@@ -84,12 +85,17 @@ def booking_withdraw_for_part(*, part_id: int) -> int:
     """The part is being deleted: its unpaid orders can no longer be paid (each PaymentIntent
     is cancelled at Stripe first; ProviderError when Stripe fails, then nothing changes) and
     what they held goes with the part; each shopper is mailed. An order paid meanwhile is
-    recorded as paid (then shipped or refunded as usual). How many were withdrawn."""
-    unpaid = Booking.objects.filter(part_id=part_id, paid=False, released_at__isnull=True)
-    return sum(
+    recorded as paid (then shipped or refunded as usual). Every order of the part loses its
+    link to it. How many were withdrawn."""
+    orders = Booking.objects.filter(part_id=part_id)
+    unpaid = orders.filter(paid=False, released_at__isnull=True)
+    withdrawn = sum(
         _booking_withdraw(booking_id=pk)
         for pk in unpaid.order_by("pk").values_list("pk", flat=True)
     )
+    if orders.exists():
+        orders_changed()
+    return withdrawn
 
 
 @transaction.atomic

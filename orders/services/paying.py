@@ -12,7 +12,7 @@ from core.errors import Conflict, NotFound
 
 from .. import payments, tasks
 from ..models import Booking
-from .common import ORDER_GONE, ORDER_REFUNDED, Settled, booking_locked
+from .common import ORDER_GONE, ORDER_REFUNDED, Settled, booking_locked, orders_changed
 from .refunding import record_refund
 
 ALREADY_PAID = "This order is already paid"
@@ -155,3 +155,4 @@ def _record_payment(locked: Booking, *, transaction_id: str) -> None:
     locked.save(
         update_fields=["paid", "paid_at", "transaction_id", "payment_intent_id", "payment_error"]
     )
+    orders_changed()

@@ -1,6 +1,7 @@
 """Placing an order: the quantity bounds, the cap on unpaid orders, the account's share of the
-part, the server's prices, the hold."""
+part, the server's prices, the hold; and correcting where an order goes."""
 
+from collections.abc import Iterable
 from decimal import Decimal
 
 from django.conf import settings
@@ -17,6 +18,7 @@ from core.wording import counted
 from .. import tasks
 from ..emails import stock_fell_below_minimum
 from ..models import Booking
+from .common import booking_locked, orders_changed
 from .expiring import booking_release_lapsed_holds
 from .holds import check_held_share, hold_deadline
 
@@ -108,6 +110,7 @@ def _booking_create(*, user, part: Part, quantity: int, address: str, phone: str
         expires_at=hold_deadline(user=user, part=locked),
     )
     locked = stock_reserve(part_id=locked.pk, quantity=quantity, order_id=booking.pk, by=user)
+    orders_changed()
     run_after_commit(tasks.send_booking_placed, booking_id=booking.pk)
     before = locked.available_quantity + quantity
     minimum = locked.minimum_order_quantity
@@ -115,3 +118,23 @@ def _booking_create(*, user, part: Part, quantity: int, address: str, phone: str
         # Only then: the task checks the same rule again, and most orders need no task.
         run_after_commit(tasks.send_low_stock, booking_id=booking.pk, before=before)
     return booking
+
+
+@transaction.atomic
+def booking_correct(*, booking: Booking, fields: Iterable[str]) -> bool:
+    """Store `fields` of an order corrected by hand in Django admin (where it goes: its
+    address or phone; the rest is read-only there and changes only through the services);
+    False when there was nothing to store or the order is gone.
+
+    Only those columns are written, on the order's locked row, so a payment or a refund
+    recorded while the form was open stands.
+    """
+    fields = list(fields)
+    locked = booking_locked(booking.pk) if fields else None
+    if locked is None:
+        return False
+    for field in fields:
+        setattr(locked, field, getattr(booking, field))
+    locked.save(update_fields=fields)
+    orders_changed()
+    return True

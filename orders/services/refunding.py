@@ -10,7 +10,7 @@ from core.errors import Conflict, NotFound
 
 from .. import payments, tasks
 from ..models import Booking
-from .common import ORDER_GONE, ORDER_REFUNDED, booking_locked
+from .common import ORDER_GONE, ORDER_REFUNDED, booking_locked, orders_changed
 
 REFUND_UNPAID = "This order is not paid, so there is nothing to refund"
 
@@ -68,4 +68,5 @@ def record_refund(locked: Booking, *, refund_id: str) -> None:
     locked.refunded_at = timezone.now()
     locked.refund_id = refund_id
     locked.save(update_fields=["refunded_at", "refund_id"])
+    orders_changed()
     run_after_commit(tasks.send_booking_refunded, booking_id=locked.pk)
