@@ -1,4 +1,5 @@
-"""Order endpoints (API.md, "Orders"); the payment rows come with the payments issue."""
+"""Order endpoints: placing, listing, deleting, approving and refunding orders, paying for
+them (the PaymentIntent, the confirmation, Stripe's webhook), the CSV export and the figures."""
 
 from django.core.exceptions import ValidationError
 from django.http import StreamingHttpResponse

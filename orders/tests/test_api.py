@@ -1,4 +1,4 @@
-"""Orders API (API.md, "Orders") for every kind of caller."""
+"""The orders API for every kind of caller."""
 
 from decimal import Decimal
 

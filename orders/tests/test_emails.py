@@ -91,7 +91,7 @@ def test_placing_an_order_mails_the_shopper_a_link_to_pay(mailbox, as_user, user
 
 
 def test_links_are_at_site_url_whatever_host_the_order_came_through(mailbox, as_user, settings):
-    """API.md, "Private answers": mail links come from SITE_URL, never from the request."""
+    """Mail links come from SITE_URL, never from the request's Host."""
     settings.ALLOWED_HOSTS = ["*"]
     part = PartFactory(available_quantity=10)
 
