@@ -6,8 +6,7 @@ from rest_framework.test import APIClient
 from rest_framework_simplejwt.tokens import RefreshToken
 
 from accounts.tests.factories import AdminFactory, UserFactory
-from core import versioned_cache
-from orders import background
+from core import background, versioned_cache
 from tests import stripe_fake
 from tests.smtp_fake import SMTPServer
 from tests.stripe_fake import FakeStripe
@@ -72,7 +71,7 @@ def test_settings(settings, media_root):
     }
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
     # The tests' REDIS_URL is a cache, not a broker with workers: background work runs in this
-    # process (orders/background.py). The Celery worker test names its own broker.
+    # process (core/background.py). The Celery worker test names its own broker.
     settings.CELERY_BROKER_URL = ""
 
 

@@ -156,7 +156,8 @@ class BookingStatusInputSerializer(serializers.Serializer):
 
 
 class PaymentIntentInputSerializer(serializers.Serializer):
-    """The order to pay; the spec's totalPrice may be sent and is ignored."""
+    """The order to pay; a totalPrice may be sent (older clients do) and is ignored: the server
+    computes every price."""
 
     booking = serializers.IntegerField(
         min_value=1,

@@ -6,7 +6,7 @@ from core.versioned_cache import cached
 
 from .models import Review
 
-CACHE = "reviews"  # invalidated by reviews.signals
+CACHE = "reviews"  # made stale by every service in reviews.services
 
 REVIEW_LIST_FIELDS = ("id", "name", "review", "ratings", "created_at")
 

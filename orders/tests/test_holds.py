@@ -1,4 +1,4 @@
-"""Holds that lapse, the cap on unpaid orders and totals that fit (API.md, "Holds")."""
+"""Holds that lapse, the cap on unpaid orders and totals that fit."""
 
 from datetime import timedelta
 from decimal import Decimal
@@ -251,7 +251,7 @@ class TestTotal:
 
 
 def test_one_account_can_no_longer_freeze_the_catalogue(settings, db):
-    """Issue 11: 15 orders took every unit of every part. Now the cap stops the sixth."""
+    """15 orders could take every unit of every part: the cap stops the sixth."""
     settings.MAX_UNPAID_ORDERS = 5
     parts = [PartFactory(minimum_order_quantity=1, available_quantity=4) for _ in range(15)]
     hoarder = UserFactory()

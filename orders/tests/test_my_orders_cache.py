@@ -9,7 +9,6 @@ from django.utils import timezone
 from catalog import services as catalog_services
 from core.tests.islands import island_props
 from orders import services
-from orders.models import Booking
 from orders.tests.factories import BookingFactory
 from orders.views import seconds_until_a_hold_lapses
 
@@ -52,9 +51,7 @@ def test_a_new_order_and_a_changed_one_show_at_once(client, user):
     assert services.booking_cancel(booking=first)
     assert ids(orders_seen(client)) == [second.pk]
 
-    Booking.objects.filter(pk=second.pk).update(paid=True)  # no signal: stays, then a save
-    second.refresh_from_db()
-    second.save()
+    services.booking_mark_paid(booking_id=second.pk, transaction_id="pi_test_paid")
     assert [o["state"] for o in orders_seen(client)] == ["pending"]
 
 

@@ -1,5 +1,4 @@
-"""The order page /dashboard/orders/{id} (BEYOND.md, "After ordering"), and Pay offered only
-where it applies."""
+"""The order page /dashboard/orders/{id}, and Pay offered only where it applies."""
 
 from datetime import timedelta
 

@@ -238,7 +238,7 @@ CSRF_TRUSTED_ORIGINS = [*CSRF_TRUSTED_ORIGINS, "://".join(urlsplit(SITE_URL)[:2]
 
 # Celery (shop/celery.py) on the Redis broker. Without REDIS_URL there is no broker: the same
 # tasks run in a background thread of the web process once the transaction commits
-# (orders/background.py).
+# (core/background.py).
 CELERY_BROKER_URL = REDIS_URL
 CELERY_BROKER_CONNECTION_TIMEOUT = 2
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
