@@ -63,8 +63,9 @@ def media_root(tmp_path_factory):
 
 @pytest.fixture(autouse=True)
 def test_settings(settings, media_root):
-    """Plain static storage (no collectstatic needed), a fast password hasher, uploads in a
-    temporary folder."""
+    """The tests' Django settings that no environment variable sets (the variables are in
+    pyproject.toml's `env`): plain static storage (no collectstatic needed), a fast password
+    hasher, uploads in a temporary folder, background work in this process."""
     settings.MEDIA_ROOT = media_root
     settings.STORAGES = {
         **settings.STORAGES,
