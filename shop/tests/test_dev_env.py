@@ -67,6 +67,7 @@ def test_operators_commands_work_with_nothing_set_by_hand(dotenv, tmp_path):
     assert is_admin.stdout.strip() == "admin"
 
 
+@pytest.mark.slow  # two manage.py processes
 def test_the_real_environment_wins_over_the_file(tmp_path):
     dotenv = tmp_path / ".env"
     dotenv.write_text("DEBUG=1\nSECRET_KEY=from-the-file\nSHOP_NAME=From the file\n")
