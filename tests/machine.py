@@ -13,7 +13,5 @@ SCRIPT = Path(__file__).resolve().parent.parent / "scripts" / "test-machine.sh"
 
 
 def pytest_configure(config):
-    if hasattr(config, "workerinput"):
-        return  # a pytest-xdist worker: the main process has done it
     if subprocess.run([str(SCRIPT)], env=os.environ, check=False).returncode:
         pytest.exit("the machine is not ready for the tests (above)", returncode=1)
