@@ -60,11 +60,21 @@ def media_root(tmp_path_factory):
     return tmp_path_factory.mktemp("media")
 
 
+@pytest.fixture(scope="session")
+def static_root(tmp_path_factory):
+    """An empty STATIC_ROOT: the tests serve static files from the source folders (finders),
+    and WhiteNoise, set up again for every test client, would otherwise index a collected
+    staticfiles/ (left by `make cluster`, `make bench` or the cluster test) every time."""
+    return tmp_path_factory.mktemp("static")
+
+
 @pytest.fixture(autouse=True)
-def test_settings(settings, media_root):
-    """Plain static storage (no collectstatic needed), a fast password hasher, uploads in a
-    temporary folder."""
+def test_settings(settings, media_root, static_root):
+    """The tests' Django settings that no environment variable sets (the variables are in
+    pyproject.toml's `env`): plain static storage (no collectstatic needed), a fast password
+    hasher, uploads in a temporary folder, background work in this process."""
     settings.MEDIA_ROOT = media_root
+    settings.STATIC_ROOT = static_root
     settings.STORAGES = {
         **settings.STORAGES,
         "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},

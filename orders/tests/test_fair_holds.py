@@ -271,6 +271,7 @@ def test_a_share_outside_0_to_1_stops_the_start_with_a_clear_error(value):
     assert repr(value) in result.stderr
 
 
+@pytest.mark.slow  # Django started again in a process of its own
 def test_one_is_a_valid_share():
     env = {k: v for k, v in os.environ.items() if k != "DJANGO_SETTINGS_MODULE"}
     result = subprocess.run(

@@ -109,6 +109,7 @@ class TestHold:
         assert "lapsed" in movement.note
         assert reconciles(part, 5)
 
+    @pytest.mark.slow  # 300 orders
     def test_many_lapsed_holds_go_back_in_a_few_queries_each_named(
         self, settings, user, django_assert_max_num_queries
     ):
@@ -132,6 +133,7 @@ class TestHold:
         afters = sorted(released.filter(part=part).values_list("stock_after", flat=True))
         assert afters == list(range(1000 - 300 + 2, 1001, 2))
 
+    @pytest.mark.slow  # 250 orders
     def test_an_order_placed_after_many_lapsed_holds_releases_them_all(
         self, settings, user, other_user
     ):

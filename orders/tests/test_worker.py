@@ -21,7 +21,7 @@ from catalog.tests.factories import PartFactory
 from orders.models import Booking
 from orders.services import booking_place
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]  # Celery processes
 
 ROOT = Path(__file__).resolve().parents[2]
 SITE = "https://worker.example.test"

@@ -6,6 +6,10 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
+pytestmark = pytest.mark.slow  # Django started again in a process of its own, per test
+
 ROOT = Path(__file__).resolve().parents[2]
 NAMES = ("EMAIL_HOST", "EMAIL_PORT", "EMAIL_USE_TLS", "DEFAULT_FROM_EMAIL", "SITE_URL", "REDIS_URL")
 SHOW = """
