@@ -25,12 +25,12 @@ TEMPLATES     := $(shell find templates */templates -name '*.html' 2>/dev/null)
 FRONTEND_LOCK := $(wildcard frontend/package-lock.json)
 
 .DEFAULT_GOAL := help
-.PHONY: help setup run test lint fmt bench clean
+.PHONY: help setup run test test-fast lint fmt bench clean
 .PHONY: cluster
 .PHONY: soak
 
 help: ## List the targets
-	@awk 'BEGIN {FS = ":.*## "} /^[a-z]+:.*## / {printf "  %-7s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
+	@awk 'BEGIN {FS = ":.*## "} /^[a-z-]+:.*## / {printf "  %-10s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
 
 setup: $(VENV)/.installed static/dist/manifest.json .env ## Install what running needs, build the front end, write .env (only what changed)
 
@@ -80,21 +80,24 @@ cluster: setup $(VENV)/.installed-dev ## nginx (127.0.0.1:CLUSTER_PORT, 8080) be
 	$(PY) scripts/cluster.py prepare --run-dir $(CLUSTER_RUN) --port $(CLUSTER_PORT)
 	PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/honcho -f deploy/Procfile.cluster -e $(CLUSTER_RUN)/cluster.env start
 
-# The tests run on PostgreSQL and Redis (started, like chromium and nginx installed, by
-# scripts/test-machine.sh when missing). A skipped test fails the run: TEST_FORBID_SKIPS=0 allows
-# skips, e.g. with DATABASE_URL=sqlite:///test.sqlite3 on a machine without PostgreSQL.
-test: export DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/shop
-test: export REDIS_URL ?= redis://127.0.0.1:6379/1
-test: export TEST_FORBID_SKIPS ?= 1
-test: setup $(VENV)/.installed-dev ## Front-end unit tests (vitest), then the whole suite on PostgreSQL and Redis (pytest arguments: ARGS="...")
+# The tests' environment (DATABASE_URL, REDIS_URL, TEST_FORBID_SKIPS, ...) is set in one place:
+# pyproject.toml's [tool.pytest.ini_options] env, where the real environment (or `make test
+# VAR=...`) wins. `-p tests.machine` runs scripts/test-machine.sh with it first: chromium and
+# nginx installed, PostgreSQL and Redis started when missing. A skipped test fails the run:
+# TEST_FORBID_SKIPS=0 allows skips, e.g. with DATABASE_URL=sqlite:///test.sqlite3.
+test: setup $(VENV)/.installed-dev ## Front-end unit tests (vitest), then every test on PostgreSQL and Redis (pytest arguments: ARGS="...")
 	cd frontend && npm test
-	scripts/test-machine.sh
-	$(BIN)/pytest $(ARGS)
+	$(BIN)/pytest -p tests.machine $(ARGS)
 
-lint: $(VENV)/.installed-dev frontend/node_modules/.installed ## Check style and floors: ruff, lint-imports, Biome on frontend/
+test-fast: setup $(VENV)/.installed-dev ## The same without the browser (e2e) and slow tests: the loop while coding, under 2 minutes
+	cd frontend && npm test
+	$(BIN)/pytest -p tests.machine -m "not e2e and not slow" $(ARGS)
+
+lint: $(VENV)/.installed-dev frontend/node_modules/.installed ## Check style, floors and the project's rules: ruff, lint-imports, scripts/lint_rules.py, Biome on frontend/
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/lint-imports
+	$(PY) -m scripts.lint_rules
 	cd frontend && npm run lint
 
 fmt: $(VENV)/.installed-dev frontend/node_modules/.installed ## Format the code and apply ruff's and Biome's safe fixes

@@ -7,7 +7,7 @@ from rest_framework.test import APIClient
 from rest_framework_simplejwt.tokens import RefreshToken
 
 from accounts.tests.factories import AdminFactory, UserFactory
-from orders import background
+from core import background
 from tests import stripe_fake
 from tests.smtp_fake import SMTPServer
 from tests.stripe_fake import FakeStripe
@@ -61,18 +61,28 @@ def media_root(tmp_path_factory):
     return tmp_path_factory.mktemp("media")
 
 
+@pytest.fixture(scope="session")
+def static_root(tmp_path_factory):
+    """An empty STATIC_ROOT: the tests serve static files from the source folders (finders),
+    and WhiteNoise, set up again for every test client, would otherwise index a collected
+    staticfiles/ (left by `make cluster`, `make bench` or the cluster test) every time."""
+    return tmp_path_factory.mktemp("static")
+
+
 @pytest.fixture(autouse=True)
-def test_settings(settings, media_root):
-    """Plain static storage (no collectstatic needed), a fast password hasher, uploads in a
-    temporary folder."""
+def test_settings(settings, media_root, static_root):
+    """The tests' Django settings that no environment variable sets (the variables are in
+    pyproject.toml's `env`): plain static storage (no collectstatic needed), a fast password
+    hasher, uploads in a temporary folder, background work in this process."""
     settings.MEDIA_ROOT = media_root
+    settings.STATIC_ROOT = static_root
     settings.STORAGES = {
         **settings.STORAGES,
         "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
     }
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
     # The tests' REDIS_URL is a cache, not a broker with workers: background work runs in this
-    # process (orders/background.py). The Celery worker test names its own broker.
+    # process (core/background.py). The Celery worker test names its own broker.
     settings.CELERY_BROKER_URL = ""
 
 

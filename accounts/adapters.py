@@ -20,8 +20,8 @@ class AccountAdapter(DefaultAccountAdapter):
 
     def _get_login_attempts_cache_key(self, request, **credentials) -> str:
         """The "key" of allauth's login_failed limit: the e-mail AND the client address, so
-        failures from one address never lock the owner out of another (API.md, "Tokens and
-        sign-in"); the "ip" rate still limits each address over all accounts."""
+        failures from one address never lock the owner out of another; the "ip" rate still
+        limits each address over all accounts."""
         key = super()._get_login_attempts_cache_key(request, **credentials)
         return f"{key}|{self.get_client_ip(request)}"
 

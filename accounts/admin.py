@@ -4,6 +4,7 @@ from django.contrib.auth.forms import AdminUserCreationForm, UserChangeForm
 
 from core.emails import normalize_email
 from core.errors import Conflict
+from core.phones import normalize_phone, validate_phone
 
 from . import validators as v
 from .models import User
@@ -31,9 +32,9 @@ class UserAdminChangeForm(EmailCleaningMixin, UserChangeForm):
         fields = "__all__"
 
     def clean_phone(self):
-        phone = v.normalize_phone(self.cleaned_data["phone"])
+        phone = normalize_phone(self.cleaned_data["phone"])
         if phone:
-            v.validate_phone(phone)
+            validate_phone(phone)
         return phone
 
 

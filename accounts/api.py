@@ -1,4 +1,4 @@
-"""Auth and account endpoints (API.md, "Auth and accounts")."""
+"""Auth and account endpoints: sign-up, tokens, users, profiles and the admin role."""
 
 from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import extend_schema
@@ -20,14 +20,7 @@ from core.permissions import (
     is_shop_admin,
     require_self_or_admin,
 )
-from core.throttles import (
-    LoginFailuresPerAccountAndIP,
-    LoginFailuresPerIP,
-    SignupThrottle,
-    TokenRefreshThrottle,
-    TokenThrottle,
-    record_login_failure,
-)
+from core.throttles import record_failure
 
 from . import selectors, services, tokens
 from .models import User
@@ -47,6 +40,13 @@ from .serializers import (
     TokenRevokeOutputSerializer,
     UserDeletedSerializer,
     UserOutputSerializer,
+)
+from .throttles import (
+    LoginFailuresPerAccountAndIP,
+    LoginFailuresPerIP,
+    SignupThrottle,
+    TokenRefreshThrottle,
+    TokenThrottle,
 )
 
 
@@ -96,7 +96,7 @@ class TokenApi(TokenObtainPairView):
 
     def handle_exception(self, exc):
         if isinstance(exc, AuthenticationFailed):
-            record_login_failure(self.request, self)
+            record_failure(self.request, self)
         return super().handle_exception(exc)
 
     @extend_schema(responses={200: TokenPairOutputSerializer, **errors(400, 401, 415)})
@@ -129,7 +129,7 @@ class TokenRevokeApi(TokenViewBase):
 
 
 class TokenExchangeApi(APIView):
-    """The spec's "exchange the signed-in user's e-mail for a token": only for the caller."""
+    """Exchange the signed-in user's e-mail for a token: only for the caller."""
 
     permission_classes = [IsAuthenticated]
 
@@ -186,7 +186,7 @@ class ProfileUpdateApi(APIView):
 
     @extend_schema(responses={200: UserDeletedSerializer, **errors(401, 403, 404, 409)})
     def delete(self, request, email):
-        """The spec's "Remove User" (admins): the account goes, its orders stay unowned."""
+        """Remove User (admins): the account goes, its orders stay unowned."""
         if not is_shop_admin(request.user):
             raise PermissionDenied(NOT_ADMIN)
         services.user_delete(user=get_user_or_404(email), by=request.user)

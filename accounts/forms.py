@@ -1,4 +1,4 @@
-"""allauth's sign-up form with the spec's name field and messages.
+"""allauth's sign-up form with the shop's name field and messages.
 
 allauth imports this module while it builds its own forms (ACCOUNT_SIGNUP_FORM_CLASS), so it
 must not import `allauth.account.forms`; forms derived from allauth's live in login_forms.py.

@@ -1,4 +1,4 @@
-"""allauth's sign-in form with the spec's label and messages (ACCOUNT_FORMS["login"])."""
+"""allauth's sign-in form with the shop's label and messages (ACCOUNT_FORMS["login"])."""
 
 from allauth.account.forms import LoginForm as AllauthLoginForm
 from django.core.exceptions import ValidationError
@@ -9,7 +9,7 @@ from . import validators as v
 
 
 class LoginForm(AllauthLoginForm):
-    """E-mail + password sign-in with the spec's messages (§5): "Email is required", "Provide a
+    """E-mail + password sign-in with the shop's messages: "Email is required", "Provide a
     valid email", "Password is required", "Must be 6 characters or longer"; allauth keeps the
     authentication failure message and the rate limits."""
 
@@ -20,7 +20,7 @@ class LoginForm(AllauthLoginForm):
             {"required": v.EMAIL_REQUIRED, "invalid": v.EMAIL_INVALID}
         )
         self.fields["password"].error_messages["required"] = v.PASSWORD_REQUIRED
-        # The spec has no "Remember Me": every session lasts SESSION_COOKIE_AGE (see clean).
+        # No "Remember Me": every session lasts SESSION_COOKIE_AGE (see clean).
         self.fields.pop("remember", None)
 
     def clean_login(self):

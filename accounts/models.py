@@ -70,7 +70,7 @@ class User(AbstractUser):
 
     @property
     def is_shop_admin(self) -> bool:
-        """The spec's admin: role "admin"; a Django superuser counts as one too."""
+        """A shop admin: role "admin"; a Django superuser counts as one too."""
         return self.role == self.Role.ADMIN or self.is_superuser
 
     def get_full_name(self):

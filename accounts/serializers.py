@@ -11,36 +11,20 @@ from rest_framework_simplejwt.settings import api_settings as jwt_settings
 from rest_framework_simplejwt.token_blacklist.models import OutstandingToken
 
 from core.emails import normalize_email
+from core.fields import PhoneField, required
+from core.phones import PHONE_REQUIRED
 
 from . import services
 from . import validators as v
 from .models import User
 from .tokens import ShopRefreshToken, revocation_reason
 
-
-def required(message: str) -> dict:
-    """error_messages that say `message` when a field is missing, null or blank."""
-    return {"required": message, "null": message, "blank": message}
-
-
 PROFILE_REQUIRED = {
     "education": "Education is required",
     "location": "Location is required",
-    "phone": "Phone is required",
+    "phone": PHONE_REQUIRED,
     "linkedin": "LinkedIn is required",
 }
-
-
-class PhoneField(serializers.CharField):
-    """A phone number: digits with an optional leading +, separators dropped."""
-
-    def __init__(self, **kwargs):
-        kwargs.setdefault("max_length", 20)
-        kwargs.setdefault("error_messages", required(PROFILE_REQUIRED["phone"]))
-        super().__init__(validators=[v.validate_phone], **kwargs)
-
-    def to_internal_value(self, data):
-        return v.normalize_phone(super().to_internal_value(data))
 
 
 class UserOutputSerializer(serializers.ModelSerializer):

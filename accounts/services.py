@@ -79,9 +79,8 @@ def shop_admins_group() -> Group:
 def user_make_admin(*, user: User) -> bool:
     """Give the user the shop-admin role, which makes them Django staff in "Shop admins".
 
-    Staff and group are applied even when the role was there already, so an admin made
-    before this rule existed is mended by making them admin again. False when the role
-    was there already.
+    Staff and group are applied even when the role was there already, so an admin who lost
+    either is mended by making them admin again. False when the role was there already.
     """
     changed = user.role != User.Role.ADMIN
     user.role = User.Role.ADMIN

@@ -1,4 +1,4 @@
-"""The spec's account rules, shared by the API, the allauth forms and the admin."""
+"""The account rules and their messages, shared by the API, the allauth forms and the admin."""
 
 import re
 
@@ -16,12 +16,12 @@ NAME_REQUIRED = "Name is required"
 # Look-alike letters (a Cyrillic "а" in "аttacker") make one address pass for another.
 EMAIL_NOT_ASCII = "Use only plain letters (a-z), digits and symbols in an email address"
 
-# The spec's "simple pattern": lowercase letters/digits, @, lowercase letters, dot, 2-3 letters.
+# A deliberately simple pattern: lowercase letters/digits, @, lowercase letters, dot, 2-3 letters.
 SPEC_EMAIL_PATTERN = re.compile(r"[a-z0-9]+@[a-z]+\.[a-z]{2,3}")
 
 
 def validate_shop_email(value: str) -> None:
-    """Raise ValidationError with the spec's message unless value is a usable address."""
+    """Raise ValidationError with the shop's message unless value is a usable address."""
     if not value.isascii():
         raise ValidationError(EMAIL_NOT_ASCII, code="not_ascii")
     if not SPEC_EMAIL_PATTERN.search(value):
@@ -33,7 +33,7 @@ def validate_shop_email(value: str) -> None:
 
 
 class MinimumLengthValidator:
-    """Django password validator with the spec's message."""
+    """Django password validator: at least MIN_PASSWORD_LENGTH characters, with its message."""
 
     def validate(self, password, user=None):
         if len(password or "") < MIN_PASSWORD_LENGTH:
@@ -43,19 +43,7 @@ class MinimumLengthValidator:
         return PASSWORD_TOO_SHORT
 
 
-PHONE_INVALID = "Provide a valid phone number (digits, optionally starting with +)"
 LINKEDIN_INVALID = "Provide a valid URL starting with http:// or https://"
-PHONE_PATTERN = re.compile(r"^\+?[0-9]{4,15}$")
-
-
-def normalize_phone(value: str) -> str:
-    """Drop the spaces, dashes, dots and brackets people type between digits."""
-    return re.sub(r"[\s\-.()]", "", value or "")
-
-
-def validate_phone(value: str) -> None:
-    if not PHONE_PATTERN.match(value):
-        raise ValidationError(PHONE_INVALID, code="invalid")
 
 
 def validate_http_url(value: str) -> None:

@@ -10,7 +10,7 @@ can do, in one go. Writes bench/results.md and prints it; exit status 1 when a t
    with the same configuration and worker count.
 3. wrk, 20 connections, after a warm-up: the pages and API reads of the issues' tables, each
    in rounds alternating with both baselines: the bare project and the shop's bare view
-   (shop/bench_views.py: the shop's middleware, a short text); the search page against a
+   (bench/views.py: the shop's middleware, a short text); the search page against a
    bare view running the same full-text query (bench/bare: 24 names written); /allparts
    while 10 orders a second are placed and deleted, against the same page quiet
    (bench/lib/writes.py); SQL queries per route; page weight; Lighthouse on /, /allparts, a

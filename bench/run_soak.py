@@ -40,7 +40,7 @@ OUT = ROOT / "bench" / "out"
 MAX_USERS, MAX_SECONDS = 500, 900
 HELD_SHARE = "0.5"  # MAX_HELD_SHARE of the shop under load (its default), for the audit
 HIGH_RATE = "1000000/minute"
-# The API's throttles (core/throttles.py), raised: every shopper comes from 127.0.0.1.
+# The API's throttles (each app's throttles.py), raised: every shopper comes from 127.0.0.1.
 THROTTLES_OFF = dict.fromkeys(
     ("THROTTLE_SIGNUP", "THROTTLE_TOKEN", "THROTTLE_TOKEN_REFRESH", "THROTTLE_ORDERS"), HIGH_RATE
 )

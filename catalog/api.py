@@ -1,4 +1,4 @@
-"""Parts endpoints (API.md, "Parts")."""
+"""Parts endpoints: the catalog, one part, adding, editing and deleting parts."""
 
 from django.http import HttpResponse
 from drf_spectacular.utils import extend_schema
@@ -30,7 +30,7 @@ STOCK_BY_PATCH = (
 )
 
 
-# JSON, or multipart/form-data with an `image` file (API.md: image uploads).
+# JSON, or multipart/form-data with an `image` file (docs/api.md, "Image uploads").
 PART_PARSERS = [ShopJSONParser, MultiPartParser]
 
 

@@ -150,3 +150,13 @@ STOCK_HISTORY_LIMIT = 200
 def stock_movements(*, part_id, limit: int = STOCK_HISTORY_LIMIT) -> QuerySet[StockMovement]:
     """A part's latest stock movements, newest first, with who made them."""
     return StockMovement.objects.filter(part_id=part_id).select_related("by")[:limit]
+
+
+def part_to_order(*, part_id: int | None = None, name: str = "") -> Part | None:
+    """The part an order names: the one with `part_id` when given, else the only part called
+    exactly `name`; None when there is no such part (or several have that name)."""
+    parts = Part.objects.defer("search_vector")
+    if part_id is not None:
+        return parts.filter(pk=part_id).first()
+    matches = list(parts.filter(name=name)[:2]) if name else []
+    return matches[0] if len(matches) == 1 else None

@@ -7,9 +7,9 @@ from django.core.cache import caches
 from rest_framework import serializers
 from rest_framework.renderers import JSONRenderer
 
-from accounts.serializers import required
 from core.api import PageInputSerializer
 from core.caching.versions import LOCAL
+from core.fields import required
 
 from . import images
 from .models import Category, Part

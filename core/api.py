@@ -37,7 +37,7 @@ def drop_trailing_slash_duplicates(endpoints):
 
 
 def with_count(output_class, field: str):
-    """Schema of an answer: `output_class` plus one integer (the spec's insertedId, modifiedCount)."""
+    """Schema of an answer: `output_class` plus one integer (insertedId, modifiedCount)."""
     name = output_class.__name__.replace("Output", field[0].upper() + field[1:])
     meta = type("Meta", (output_class.Meta,), {"fields": [*output_class.Meta.fields, field]})
     return type(name, (output_class,), {field: serializers.IntegerField(), "Meta": meta})

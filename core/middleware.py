@@ -179,8 +179,8 @@ def is_public(response) -> bool:
 
 
 class PrivateAnswerMiddleware:
-    """`Cache-Control: private, no-store` on every answer that depends on who is asking
-    (API.md, "Private answers"): no shared cache keeps it, no browser writes it to disk.
+    """`Cache-Control: private, no-store` on every answer that depends on who is asking: no
+    shared cache keeps it, no browser writes it to disk.
 
     Put it right after SecurityMiddleware, before the page caches: a page served from a
     session's own cache (core.caching.pages) gets it too, and a page kept for visitors

@@ -1,4 +1,4 @@
-"""Guards of the pages (SPEC §4): signed-in pages and admin pages."""
+"""Guards of the pages: signed-in pages and admin pages."""
 
 from functools import wraps
 

@@ -2,7 +2,7 @@
 
 Python's json module recurses once per nesting level, so a body of a few thousand `[`
 exhausts the stack (a 500); and a body of many megabytes ties up memory. Both are refused
-here with a 400 `{"detail": …}` (API.md, "General rules"): bodies over MAX_JSON_BYTES, and
+here with a 400 `{"detail": …}`, as every unreadable body is: bodies over MAX_JSON_BYTES, and
 nesting deeper than MAX_JSON_DEPTH, measured without recursion.
 """
 

@@ -1,16 +1,13 @@
-"""Abuse limits of the API: DRF throttles counted in the cache, with the rates of
-settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"] (read per request, so a changed setting
+"""The machinery of the API's abuse limits: DRF throttles counted in the cache, with the rates
+of settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"] (read per request, so a changed setting
 applies at once). A tripped limit is DRF's 429 {"detail": "Request was throttled. Expected
-available in N seconds."} with a Retry-After header; the schema documents it.
+available in N seconds."} with a Retry-After header; the schema documents it. Each app declares
+its own limits in its throttles.py.
 """
-
-import hashlib
 
 from drf_spectacular.openapi import AutoSchema
 from rest_framework.settings import api_settings
 from rest_framework.throttling import SimpleRateThrottle
-
-from core.emails import normalize_email
 
 from .api import DetailSerializer
 
@@ -37,24 +34,6 @@ class ShopThrottle(SimpleRateThrottle):
         return not self.applies_to(request) or super().allow_request(request, view)
 
 
-class SignupThrottle(ShopThrottle):
-    """Sign-ups per client IP."""
-
-    scope = "signup"
-
-
-class TokenThrottle(ShopThrottle):
-    """Sign-in attempts (successful or not) per client IP."""
-
-    scope = "token"
-
-
-class TokenRefreshThrottle(ShopThrottle):
-    """Token refreshes per client IP."""
-
-    scope = "token_refresh"
-
-
 class PerUserPostThrottle(ShopThrottle):
     """POSTs per signed-in user (reading is not limited)."""
 
@@ -62,26 +41,6 @@ class PerUserPostThrottle(ShopThrottle):
 
     def ident(self, request) -> str:
         return f"user-{request.user.pk}"
-
-
-class OrderThrottle(PerUserPostThrottle):
-    """Orders placed per user."""
-
-    scope = "orders"
-
-
-class ReviewThrottle(PerUserPostThrottle):
-    """Reviews posted per user (THROTTLE_REVIEWS), by the API and by the Add Review page."""
-
-    scope = "reviews"
-
-
-class PaymentThrottle(PerUserPostThrottle):
-    """Calls that reach Stripe per user: creating a PaymentIntent (POST) and confirming a
-    payment (PATCH)."""
-
-    scope = "payments"
-    methods = frozenset({"POST", "PATCH"})
 
 
 class FailureThrottle(ShopThrottle):
@@ -106,25 +65,8 @@ class FailureThrottle(ShopThrottle):
         self.cache.set(key, [self.now, *history], self.duration)
 
 
-class LoginFailuresPerIP(FailureThrottle):
-    """Failed sign-ins per client IP."""
-
-    scope = "login_failed"
-
-
-class LoginFailuresPerAccountAndIP(FailureThrottle):
-    """Failed sign-ins per e-mail address from one client IP: a guesser elsewhere never locks
-    the account's owner out (API.md, "Tokens and sign-in"); the per-IP limit bounds the rest."""
-
-    scope = "login_failed_account"
-
-    def ident(self, request) -> str:
-        data = request.data if isinstance(request.data, dict) else {}
-        email = normalize_email(str(data.get("email") or ""))
-        return hashlib.sha256(f"{email}|{self.get_ident(request)}".encode()).hexdigest()
-
-
-def record_login_failure(request, view) -> None:
+def record_failure(request, view) -> None:
+    """Every FailureThrottle of `view` counts this failed attempt."""
     for throttle in view.get_throttles():
         if isinstance(throttle, FailureThrottle):
             throttle.record_failure(request, view)

@@ -50,7 +50,7 @@ control_socket_disable = True
 proc_name = os.environ.get("GUNICORN_NAME", "shop")
 
 # X-Forwarded-Proto (and its kin) make a request https only when a proxy is configured
-# (TRUSTED_PROXY_COUNT, as SECURE_PROXY_SSL_HEADER in shop/settings.py): gunicorn would believe
+# (TRUSTED_PROXY_COUNT, as SECURE_PROXY_SSL_HEADER in shop/settings/security.py): gunicorn would believe
 # any loopback client otherwise. Which proxies: FORWARDED_ALLOW_IPS (gunicorn's; loopback).
 if not int(os.environ.get("TRUSTED_PROXY_COUNT") or 0):
     secure_scheme_headers = {}

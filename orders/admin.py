@@ -1,16 +1,14 @@
 from django.contrib import admin, messages
-from django.utils import timezone
 
 from core.admin_history import RecordOnlyHistoryAdmin
 from core.errors import Conflict, ShopError
 
 from .models import Booking, PaymentEvent
-from .selectors import booking_state_filters
-from .services import booking_approve, booking_cancel, booking_refund
+from .services import booking_approve, booking_cancel, booking_correct, booking_refund
 
 
 class StateListFilter(admin.SimpleListFilter):
-    """The spec's order state, which the model derives from `paid` and `status`."""
+    """The order's state, derived from its fields (BookingQuerySet.in_state)."""
 
     title = "state"
     parameter_name = "state"
@@ -21,7 +19,7 @@ class StateListFilter(admin.SimpleListFilter):
     def queryset(self, request, queryset):
         value = self.value()
         if value in Booking.State.values:
-            return queryset.filter(booking_state_filters(timezone.now())[value])
+            return queryset.in_state(value)
         return queryset
 
 
@@ -80,6 +78,9 @@ class BookingAdmin(RecordOnlyHistoryAdmin):
         if obj is not None and obj.paid:
             return False
         return super().has_delete_permission(request, obj)
+
+    def save_model(self, request, obj, form, change):
+        booking_correct(booking=obj, fields=form.changed_data)
 
     def delete_model(self, request, obj):
         booking_cancel(booking=obj)

@@ -1,4 +1,5 @@
-"""Order endpoints (API.md, "Orders"); the payment rows come with the payments issue."""
+"""Order endpoints: placing, listing, deleting, approving and refunding orders, paying for
+them (the PaymentIntent, the confirmation, Stripe's webhook), the CSV export and the figures."""
 
 from django.core.exceptions import ValidationError
 from django.http import StreamingHttpResponse
@@ -10,12 +11,12 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from accounts.selectors import user_get_by_email
+from catalog import selectors as catalog_selectors
 from catalog.models import Part
 from catalog.serializers import DeletedCountSerializer
 from core.api import created, errors, get_or_404, page_response, with_count
 from core.emails import normalize_email
 from core.permissions import IsShopAdmin, require_self_or_admin
-from core.throttles import OrderThrottle, PaymentThrottle
 
 from . import exports, payments, selectors, services, webhooks
 from .serializers import (
@@ -37,19 +38,18 @@ from .serializers import (
     bookings_json,
 )
 from .stats import shop_stats
+from .throttles import OrderThrottle, PaymentThrottle
 
 
 def part_to_order(data: dict) -> Part:
-    """The part named by partId (or, for the spec's payload, by an unambiguous partsName)."""
-    if "partId" in data:
-        part = Part.objects.defer("search_vector").filter(pk=data["partId"]).first()
-        if part is None:
-            raise ValidationError({"partId": PART_UNKNOWN})
-        return part
-    matches = list(Part.objects.filter(name=data.get("partsName") or "")[:2])
-    if len(matches) != 1:
-        raise ValidationError({"partId": PART_REQUIRED})
-    return matches[0]
+    """The part the order names: by partId, or by a partsName exactly one part has (400 on
+    partId otherwise)."""
+    part = catalog_selectors.part_to_order(
+        part_id=data.get("partId"), name=data.get("partsName") or ""
+    )
+    if part is None:
+        raise ValidationError({"partId": PART_UNKNOWN if "partId" in data else PART_REQUIRED})
+    return part
 
 
 class BookingListApi(APIView):

@@ -1,7 +1,75 @@
+from datetime import datetime
+
 from django.conf import settings
 from django.db import models
+from django.db.models import Case, CharField, Count, Q, Value, When
 from django.utils import timezone
 from simple_history.models import HistoricalRecords
+
+
+class BookingState(models.TextChoices):
+    """What a shopper and the shop see of an order; derived from its fields, never stored."""
+
+    UNPAID = "unpaid", "Unpaid"
+    PENDING = "pending", "Pending"
+    SHIPPED = "shipped", "Shipped"
+    EXPIRED = "expired", "Expired"
+    REFUNDED = "refunded", "Refunded"
+
+
+def _holding(now: datetime) -> Q:
+    """An unpaid order's hold still runs: its stock is not back and its time is not up."""
+    return Q(released_at__isnull=True) & (Q(expires_at__isnull=True) | Q(expires_at__gt=now))
+
+
+def _ended(now: datetime) -> Q:
+    """An unpaid order's hold ended: its stock is back, or its time is up (not _holding)."""
+    return Q(released_at__isnull=False) | Q(expires_at__lte=now)
+
+
+def _state_filters(now: datetime) -> dict[str, Q]:
+    """Each state as a filter at the moment `now`: Booking.state_at in SQL. They are written
+    like the conditions of Booking's partial indexes, so PostgreSQL uses those."""
+    return {
+        BookingState.UNPAID: Q(paid=False) & _holding(now),
+        BookingState.PENDING: Q(paid=True, status__isnull=True, refunded_at__isnull=True),
+        BookingState.SHIPPED: Q(status=Booking.Status.APPROVED, refunded_at__isnull=True),
+        BookingState.EXPIRED: Q(paid=False) & _ended(now),
+        BookingState.REFUNDED: Q(refunded_at__isnull=False),
+    }
+
+
+class BookingQuerySet(models.QuerySet):
+    """Orders by state, in SQL: the one place the state rule is written for queries, held
+    equal to Booking.state_at (its Python form) by orders/tests/test_models.py. `now`
+    defaults to the moment of the call."""
+
+    def in_state(self, state: str, now: datetime | None = None):
+        """The orders in `state` (a BookingState value)."""
+        return self.filter(_state_filters(now or timezone.now())[state])
+
+    def with_state(self, now: datetime | None = None):
+        """Each order with its state as `state_now`, for reads that skip the model (the CSV)."""
+        whens = [
+            When(q, then=Value(str(s))) for s, q in _state_filters(now or timezone.now()).items()
+        ]
+        return self.annotate(state_now=Case(*whens, output_field=CharField()))
+
+    def count_by_state(self, now: datetime | None = None) -> dict[str, int]:
+        """How many of the orders are in each state, in one query."""
+        states = _state_filters(now or timezone.now())
+        counts = self.aggregate(**{s: Count("id", filter=q) for s, q in states.items()})
+        return {str(s): counts[s] for s in states}
+
+    def unpaid_holding(self, now: datetime | None = None):
+        """Unpaid orders that still hold their stock (state unpaid): what the caps count."""
+        return self.in_state(BookingState.UNPAID, now)
+
+    def lapsed(self, now: datetime | None = None):
+        """Unpaid orders whose hold ran out but whose stock is not back on the shelf yet:
+        what the release of lapsed holds takes (expired, not yet released)."""
+        now = now or timezone.now()
+        return self.filter(paid=False, released_at__isnull=True, expires_at__lte=now)
 
 
 class Booking(models.Model):
@@ -10,12 +78,7 @@ class Booking(models.Model):
     class Status(models.TextChoices):
         APPROVED = "approved", "Approved"
 
-    class State(models.TextChoices):
-        UNPAID = "unpaid", "Unpaid"
-        PENDING = "pending", "Pending"
-        SHIPPED = "shipped", "Shipped"
-        EXPIRED = "expired", "Expired"
-        REFUNDED = "refunded", "Refunded"
+    State = BookingState
 
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="bookings"
@@ -54,6 +117,8 @@ class Booking(models.Model):
         null=True, blank=True, help_text="When the payment was refunded in full."
     )
     refund_id = models.CharField(max_length=255, blank=True)
+
+    objects = BookingQuerySet.as_manager()
     # Every save (placed, paid, approved, released, refunded, an address corrected in Django
     # admin) keeps a copy of the order with who made it and when: Django admin's History.
     history = HistoricalRecords()
@@ -117,27 +182,24 @@ class Booking(models.Model):
         return f"/dashboard/orders/{self.pk}"
 
     @property
-    def lapsed(self) -> bool:
-        """Unpaid past its hold (its stock is, or is about to be, back on the shelf)."""
-        if self.paid:
-            return False
-        if self.released_at:
-            return True
-        return self.expires_at is not None and self.expires_at <= timezone.now()
-
-    @property
     def state(self) -> str:
+        """The order's state now (a BookingState value)."""
+        return self.state_at(timezone.now())
+
+    def state_at(self, now: datetime) -> str:
+        """The state at the moment `now`: BookingQuerySet's filters in Python."""
         if self.refunded_at:
             return self.State.REFUNDED
         if self.status:
             return self.State.SHIPPED
         if self.paid:
             return self.State.PENDING
-        return self.State.EXPIRED if self.lapsed else self.State.UNPAID
+        holding = self.released_at is None and (self.expires_at is None or self.expires_at > now)
+        return self.State.UNPAID if holding else self.State.EXPIRED
 
     @property
     def hold_expires_at(self):
-        """When the hold lapses; None once paid (API.md's `expiresAt`)."""
+        """When the hold lapses; None once paid (the order's `expiresAt` in the API)."""
         return None if self.paid else self.expires_at
 
 
@@ -172,7 +234,7 @@ class PaymentEvent(models.Model):
 class HoldDeadline(models.Model):
     """When an unpaid order that its account deleted would have lapsed: a new order of the same
     part by the same account lapses then too, so deleting and ordering again never renews a
-    hold (API.md, "Fair holds"). Written when such an order is deleted (the order is gone
+    hold. Written when such an order is deleted (the order is gone
     afterwards); stale once `expires_at` has passed, and pruned by the lapsed-holds sweep."""
 
     user = models.ForeignKey(

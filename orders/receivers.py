@@ -1,19 +1,15 @@
-"""orders' answers to what the catalog announces (catalog.signals): thin calls of services."""
+"""orders' answers to what the catalog announces (catalog.signals): the catalog may not import
+orders, so a signal is the only way it can tell orders that a part is going. Each receiver is
+a thin call of a service."""
 
-from core.caching import versions
+from django.dispatch import receiver
 
-from . import selectors, services
+from catalog.signals import part_deleting
+
+from . import services
 
 
+@receiver(part_deleting, dispatch_uid="orders.withdraw")
 def withdraw_the_parts_orders(sender, part, **kwargs):
     """A part is being deleted: its unpaid orders are withdrawn first (same transaction)."""
     services.booking_withdraw_for_part(part_id=part.pk)
-
-
-def orders_changed(**kwargs):
-    """An order was saved or deleted: the cached counts and figures of orders are stale.
-
-    Queryset updates send no signal. The one the services make, marking lapsed holds released,
-    changes no count or figure: an unpaid order is expired once its hold lapses, released or not.
-    """
-    versions.bump(selectors.CACHE)

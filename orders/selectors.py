@@ -5,7 +5,7 @@ import hashlib
 import re
 from collections.abc import Iterator
 
-from django.db.models import Case, CharField, Q, QuerySet, Value, When
+from django.db.models import Q, QuerySet
 from django.utils import timezone
 
 from core.caching import versions
@@ -13,7 +13,7 @@ from core.paging import ListPage, page_of
 
 from .models import Booking
 
-CACHE = "orders"  # made stale by every order saved or deleted (orders.receivers)
+CACHE = "orders"  # made stale by the services that change an order (services.common)
 # Counts and figures are kept at most this long: an unpaid order becomes expired when its hold
 # lapses, with no write that would make them stale.
 FRESH_SECONDS = 60
@@ -45,24 +45,6 @@ def booking_owned_by(user) -> QuerySet[Booking]:
     return Booking.objects.filter(user=user)
 
 
-def booking_state_filters(now) -> dict[str, Q]:
-    """Each state of Booking.state as a filter, at the moment `now`."""
-    lapsed = Q(released_at__isnull=False) | Q(expires_at__lte=now)
-    return {
-        Booking.State.UNPAID: Q(paid=False) & ~lapsed,
-        Booking.State.PENDING: Q(paid=True, status__isnull=True, refunded_at__isnull=True),
-        Booking.State.SHIPPED: Q(status=Booking.Status.APPROVED, refunded_at__isnull=True),
-        Booking.State.EXPIRED: Q(paid=False) & lapsed,
-        Booking.State.REFUNDED: Q(refunded_at__isnull=False),
-    }
-
-
-def booking_state_of(now) -> Case:
-    """Booking.state in SQL, at the moment `now` (for reads that skip the model: the CSV)."""
-    whens = [When(q, then=Value(str(state))) for state, q in booking_state_filters(now).items()]
-    return Case(*whens, output_field=CharField())
-
-
 def booking_matching(q: str) -> Q:
     """Orders whose e-mail, name or part name holds `q` (case does not matter), or whose
     number it is ("42", "#42", "Order #42")."""
@@ -77,7 +59,7 @@ def booking_search(*, state: str = "", q: str = "", now=None) -> QuerySet[Bookin
     match `q`: the one filter of Manage Orders, GET /api/bookings and the CSV export."""
     bookings = booking_list()
     if state:
-        bookings = bookings.filter(booking_state_filters(now or timezone.now())[state])
+        bookings = bookings.in_state(state, now)
     if q := q.strip():
         bookings = bookings.filter(booking_matching(q))
     return bookings
@@ -125,5 +107,5 @@ def booking_export(*, state: str = "", q: str = "") -> Iterator[tuple]:
     """booking_search's orders as tuples of EXPORT_FIELDS, read EXPORT_CHUNK rows at a time
     (a server-side cursor on PostgreSQL): memory stays flat whatever the number of orders."""
     now = timezone.now()
-    rows = booking_search(state=state, q=q, now=now).annotate(state_now=booking_state_of(now))
+    rows = booking_search(state=state, q=q, now=now).with_state(now)
     return rows.values_list(*EXPORT_FIELDS).iterator(chunk_size=EXPORT_CHUNK)

@@ -2,9 +2,9 @@
 
 from rest_framework import serializers
 
-from accounts.serializers import PhoneField, required
 from catalog.serializers import PartOutputSerializer
 from core.api import MAX_ID, PageInputSerializer
+from core.fields import PhoneField, required
 
 from .models import Booking, PaymentEvent
 
@@ -156,7 +156,8 @@ class BookingStatusInputSerializer(serializers.Serializer):
 
 
 class PaymentIntentInputSerializer(serializers.Serializer):
-    """The order to pay; the spec's totalPrice may be sent and is ignored."""
+    """The order to pay; a totalPrice may be sent (older clients do) and is ignored: the server
+    computes every price."""
 
     booking = serializers.IntegerField(
         min_value=1,

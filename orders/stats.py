@@ -13,7 +13,7 @@ from catalog.selectors import low_stock_parts
 from core.caching import versions
 
 from .models import Booking
-from .selectors import CACHE, FRESH_SECONDS, booking_state_filters
+from .selectors import CACHE, FRESH_SECONDS
 
 TOP_PARTS = 5
 
@@ -75,10 +75,7 @@ def _revenue_by_day(paid, *, first: date, days: int) -> list[dict]:
 
 
 def _orders_by_state(since: datetime) -> dict[str, int]:
-    placed = Booking.objects.filter(created_at__gte=since)
-    states = booking_state_filters(timezone.now())
-    counts = placed.aggregate(**{state: Count("id", filter=q) for state, q in states.items()})
-    return {str(state): counts[state] for state in states}
+    return Booking.objects.filter(created_at__gte=since).count_by_state()
 
 
 def _top_parts(paid) -> list[dict]:

@@ -1,6 +1,6 @@
 """Background tasks of orders: each one is a thin call of orders/emails.py or a service.
 
-They are dispatched after the order's transaction commits by orders/background.py: to the
+They are dispatched after the order's transaction commits by core/background.py: to the
 Celery workers when there is a broker (REDIS_URL), else in a thread of the web process. Under
 a worker, a mail server that is down or times out is retried a few times, with backoff.
 """

@@ -32,12 +32,19 @@ from .stats import shop_stats
 OVERVIEW_DAYS = 30
 
 
+def pay_url(booking) -> str | None:
+    """The page where an order is paid by card, while it can be (unpaid and held, card payments
+    on); None otherwise. Only its owner may open it."""
+    payable = booking.state == Booking.State.UNPAID and payments.is_configured()
+    return reverse("payment", args=[booking.pk]) if payable else None
+
+
 def orders_props(bookings) -> dict:
-    """Props of the order tables: the bookings as GET /api/booking answers them, and whether
-    card payments are on (no Pay button is offered otherwise)."""
+    """Props of My Order: the bookings as GET /api/booking answers them, and the payment page
+    of each one that can be paid now, by id (no Pay button is offered for the others)."""
     return island_props(
         orders=bookings_json(bookings),
-        paymentsOn=payments.is_configured(),
+        payUrls={booking.pk: url for booking in bookings if (url := pay_url(booking))},
     )
 
 
@@ -64,14 +71,17 @@ def order_page(request, pk):
     """One order's page (owner or shop admin; anyone else, or no such order: 404)."""
     booking = get_or_404(selectors.booking_visible_to(request.user), pk)
     keep_page_for(request, seconds_while_minutes_left_hold(booking))
-    payments_on = payments.is_configured() and booking.user_id == request.user.pk
+    own = booking.user_id == request.user.pk
+    payments_on = payments.is_configured() and own
     context = {
         "booking": booking,
         "state_label": Booking.State(booking.state).label,
         "minutes_left": minutes_to_pay(booking),
         "payments_on": payments_on,
         "not_configured": payments.NOT_CONFIGURED,
-        "props": island_props(order=booking_json(booking), paymentsOn=payments_on),
+        "props": island_props(
+            order=booking_json(booking), payUrl=pay_url(booking) if own else None
+        ),
     }
     return render(request, "dashboard/order.html", context)
 
@@ -113,8 +123,9 @@ def manage_orders(request):
     kept = QueryDict(mutable=True)
     kept.update({name: value for name, value in filters.items() if value})
     searching = bool(kept)
-    props = orders_props(page.items)
-    props.update(first=page.first_position, searching=searching)
+    props = island_props(
+        orders=bookings_json(page.items), first=page.first_position, searching=searching
+    )
     context = {
         "props": props,
         "page": page,
@@ -142,7 +153,7 @@ def payment_props(booking, user) -> dict:
 def payment(request, pk):
     """Pay for one of your orders by card; paid orders and an unconfigured shop get no form."""
     booking = get_or_404(selectors.booking_owned_by(request.user), pk)
-    payable = booking.state == Booking.State.UNPAID and payments.is_configured()
+    payable = pay_url(booking) is not None
     context = {
         "booking": booking,
         "not_configured": payments.NOT_CONFIGURED,

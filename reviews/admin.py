@@ -1,7 +1,7 @@
 from django.contrib import admin, messages
 
 from .models import Review
-from .services import review_set_hidden
+from .services import review_delete, review_save, review_set_hidden
 
 
 @admin.register(Review)
@@ -13,6 +13,15 @@ class ReviewAdmin(admin.ModelAdmin):
     autocomplete_fields = ["user"]
     readonly_fields = ["created_at"]
     actions = ["hide", "show"]
+
+    def save_model(self, request, obj, form, change):
+        review_save(review=obj)
+
+    def delete_model(self, request, obj):
+        review_delete(reviews=Review.objects.filter(pk=obj.pk))
+
+    def delete_queryset(self, request, queryset):
+        review_delete(reviews=queryset)
 
     @admin.action(description="Hide", permissions=["change"])
     def hide(self, request, queryset):

@@ -1,4 +1,4 @@
-"""Review endpoints (API.md, "Reviews")."""
+"""Review endpoints: the reviews list and posting a review."""
 
 from drf_spectacular.utils import extend_schema
 from rest_framework.permissions import IsAuthenticated
@@ -6,7 +6,6 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from core.api import created, errors, with_count
-from core.throttles import ReviewThrottle
 
 from . import selectors, services
 from .serializers import (
@@ -14,6 +13,7 @@ from .serializers import (
     ReviewOutputSerializer,
     ReviewPageInputSerializer,
 )
+from .throttles import ReviewThrottle
 
 
 class ReviewApi(APIView):

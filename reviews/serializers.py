@@ -2,8 +2,8 @@
 
 from rest_framework import serializers
 
-from accounts.serializers import required
 from core.api import MAX_PAGE, PageInputSerializer
+from core.fields import required
 
 from .models import MAX_RATING, MIN_RATING, Review
 

@@ -7,11 +7,11 @@ from django.contrib.auth.decorators import login_required
 from django.shortcuts import render
 
 from core.page_forms import handle_form
-from core.throttles import ReviewThrottle
 
 from . import services
 from .models import MAX_RATING, MIN_RATING
 from .serializers import ReviewInputSerializer
+from .throttles import ReviewThrottle
 
 REVIEW_ADDED = "Review Added"
 TOO_MANY_REVIEWS = "You have posted a lot of reviews lately. Please try again later."

@@ -1,5 +1,5 @@
 """The Celery app: `celery -A shop worker --beat` (broker REDIS_URL; settings CELERY_* in
-shop/settings.py). Tasks live in each app's tasks.py, declared with `celery.shared_task`."""
+shop/settings/base.py). Tasks live in each app's tasks.py, declared with `celery.shared_task`."""
 
 import os
 

@@ -10,7 +10,7 @@ from accounts.views import admin_login
 from core.api import not_found
 from core.media import media_file
 from core.routing import optional_slash
-from shop import bench_views, views
+from shop import views
 
 api_urls = [
     *optional_slash("schema", SpectacularAPIView.as_view(), "schema"),
@@ -53,12 +53,9 @@ urlpatterns = [
         if settings.MEDIA_URL.startswith("/") and settings.MEDIA_URL.strip("/")
         else []
     ),
-    # Any other path: the spec's 404 page, with DEBUG on or off.
+    # Any other path: the shop's 404 page, with DEBUG on or off.
     re_path(r"^.*$", views.page_not_found),
 ]
-
-if settings.BENCH_BARE_VIEW:  # `make bench` only: its yardstick, before the catch-all 404
-    urlpatterns.insert(0, path("bench/bare", bench_views.bare))
 
 handler400 = "core.api.bad_request"
 handler404 = "shop.views.page_not_found"

@@ -8,7 +8,7 @@ from core.caching.pages import cache_page_for_visitors
 from reviews.selectors import REVIEWS, newest_reviews
 from shop import content
 
-HOME_PARTS = 6  # SPEC §9: the home page shows 6 parts
+HOME_PARTS = 6  # the home page shows 6 parts
 
 
 @cache_page_for_visitors(CATALOG, PARTS, REVIEWS)
@@ -47,7 +47,7 @@ TRUST_PAGES = {page.slug: page for page in content.TRUST_PAGES}
 
 @cache_page_for_visitors()
 def trust_page(request, slug: str):
-    """Shipping & returns, Privacy, Terms, Contact: the owner's words from shop/content.py."""
+    """Shipping & returns, Privacy, Terms, Contact: the owner's words from shop/content/trust.py."""
     return render(request, "pages/trust.html", {"page": TRUST_PAGES[slug]})
 
 

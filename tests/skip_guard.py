@@ -1,5 +1,6 @@
-"""pytest plugin: with TEST_FORBID_SKIPS=1 (`make test`, CI) a skipped test fails the run and
-its reason is printed, so a test that could not run never passes for one that did."""
+"""pytest plugin: with TEST_FORBID_SKIPS=1 (the default: pyproject.toml's env) a skipped test
+fails the run and its reason is printed, so a test that could not run never passes for one that
+did."""
 
 import os
 

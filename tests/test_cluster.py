@@ -32,6 +32,8 @@ from PIL import Image
 from scripts import cluster as cluster_script
 from scripts.servers import ROOT, Cluster, manage, with_path
 
+pytestmark = pytest.mark.slow  # two gunicorn app servers behind nginx, started per module
+
 TIMEOUT = 15  # seconds for one request
 CLUSTER_DATABASE = "/shop_cluster_test"
 CLUSTER_REDIS_DB = "/13"

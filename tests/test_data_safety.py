@@ -171,6 +171,7 @@ def shell(code: str, env: dict[str, str]) -> str:
     return manage("shell", "--verbosity=0", "--no-imports", "-c", code, env=env)
 
 
+@pytest.mark.slow  # every migration, both ways, on a database of its own
 def test_every_app_migrates_to_zero_and_back(tmp_path):
     with empty_database(tmp_path, "shop_migrations") as url:
         result = json.loads(shell(ROUND_TRIP, shop_env(url)))
@@ -240,6 +241,7 @@ def expected_after_restore() -> dict:
     }
 
 
+@pytest.mark.slow  # manage.py processes and a database of its own
 @pytest.mark.django_db(transaction=True)
 def test_dumpdata_restores_into_an_empty_database_with_the_same_orders(tmp_path):
     shop_with_history()
@@ -264,6 +266,7 @@ def test_dumpdata_restores_into_an_empty_database_with_the_same_orders(tmp_path)
         assert json.loads(shell(restore + READ_BACK, shop_env(url))) == expected
 
 
+@pytest.mark.slow  # pg_dump, psql and a database of their own
 @postgres_only
 @pytest.mark.skipif(not shutil.which("pg_dump"), reason="pg_dump is not installed")
 @pytest.mark.django_db(transaction=True)

@@ -31,6 +31,8 @@ from conftest import bearer_client
 from core.middleware import API_UNAVAILABLE, PAGE_UNAVAILABLE, unavailable_response
 from scripts.servers import Gunicorn, free_port, fresh_database, manage, postgres_server, shop_env
 
+pytestmark = pytest.mark.slow  # gunicorn on databases of its own, TCP proxies cut and restored
+
 postgres_only = pytest.mark.skipif(
     connection.vendor != "postgresql",
     reason="a database that can go away needs a server: PostgreSQL (CI runs on it)",

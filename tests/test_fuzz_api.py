@@ -90,7 +90,8 @@ BODY_EXAMPLES = {
     ("/api/review", "post"): {"name": "Fuzz Rider", "review": "Fits well.", "ratings": 4},
 }
 
-pytestmark = pytest.mark.django_db(transaction=True)
+# Thousands of requests to live_server: about 2 minutes.
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
 
 requests_sent = Counter()
 

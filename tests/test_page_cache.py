@@ -201,3 +201,37 @@ def test_an_image_elsewhere_keeps_its_own_address(client, settings):
     assert product_ld(client.get(part.get_absolute_url()))["image"] == (
         "https://images.example.net/chain.png"
     )
+
+
+# Every write to reviews goes through reviews.services, which makes the kept pages stale.
+REVIEWS_ADMIN = "/admin/reviews/review/"
+
+
+def test_a_review_posted_through_the_api_shows_at_once(client, as_user):
+    visit(client, "/")
+    posted = as_user.post("/api/review", {"review": "Quick and careful.", "ratings": 4}, "json")
+    assert posted.status_code == 201
+    assert "Quick and careful." in visit(client, "/")[0]
+
+
+def test_a_review_edited_in_django_admin_shows_at_once(client, staff_client):
+    review = ReviewFactory(review="Arrived in two days.")
+    assert "Arrived in two days." in visit(client, "/")[0]
+    fields = {"user": review.user.pk, "name": review.name, "ratings": 4}
+    change = f"{REVIEWS_ADMIN}{review.pk}/change/"
+    assert staff_client.post(change, {**fields, "review": "Arrived in one day."}).status_code == 302
+    page, _ = visit(client, "/")
+    assert "Arrived in one day." in page and "Arrived in two days." not in page
+
+
+@pytest.mark.parametrize("how", ["its delete page", "the delete action"])
+def test_a_review_deleted_in_django_admin_leaves_at_once(client, staff_client, how):
+    review = ReviewFactory(review="Arrived in two days.")
+    assert "Arrived in two days." in visit(client, "/")[0]
+    if how == "its delete page":
+        deleted = staff_client.post(f"{REVIEWS_ADMIN}{review.pk}/delete/", {"post": "yes"})
+    else:
+        action = {"action": "delete_selected", "_selected_action": [review.pk], "post": "yes"}
+        deleted = staff_client.post(REVIEWS_ADMIN, action)
+    assert deleted.status_code == 302
+    assert "Arrived in two days." not in visit(client, "/")[0]

@@ -2,17 +2,24 @@
 to the same live session, and stale the moment what they show changes."""
 
 from datetime import timedelta
+from io import StringIO
 
 import pytest
+from allauth.account.forms import default_token_generator
+from allauth.account.utils import user_pk_to_url_str
+from django.contrib.auth.hashers import PBKDF2PasswordHasher
 from django.contrib.messages import constants
 from django.contrib.messages.storage.base import Message
 from django.contrib.messages.storage.cookie import MessageEncoder
+from django.core.management import call_command
 from django.test import Client
 from django.utils import timezone
+from rest_framework.test import APIClient
 
-from accounts.tests.factories import UserFactory
+from accounts.tests.factories import TEST_PASSWORD, UserFactory
 from catalog.services import part_delete
 from catalog.tests.factories import PartFactory
+from orders.services import booking_mark_paid, booking_record_payment_failure, booking_refund
 from orders.tests.factories import BookingFactory
 from orders.views import seconds_while_minutes_left_hold
 
@@ -85,8 +92,7 @@ def test_a_paid_order_shows_at_once_on_its_page(user):
     order = BookingFactory(user=user)
     browser = signed_in(user)
     assert "Unpaid" in kept(browser, order.get_absolute_url())
-    order.paid = True
-    order.save()
+    booking_mark_paid(booking_id=order.pk, transaction_id="pi_test_paid")
     page, _ = served(browser, order.get_absolute_url())
     assert 'data-testid="order-state">Pending<' in page
 
@@ -227,3 +233,160 @@ def test_another_users_session_cookie_value_is_its_own_key(user):
     stranger.cookies["sessionid"] = "x" * 32
     assert stranger.get(MY_ORDER).status_code == 302
     assert UserFactory()  # the shop still works after
+
+
+# Each write path makes stale what it changed, from the service (or, for users, the one hook)
+# that wrote: orders.services.common.orders_changed, accounts.signals.user_changed.
+
+
+def order_count(as_admin) -> int:
+    """Manage Orders' count of every order (kept under the orders' version only)."""
+    return int(as_admin.get("/api/bookings", {"limit": 1})["X-Total-Count"])
+
+
+def test_an_order_placed_or_deleted_changes_the_counts_at_once(as_user, as_admin):
+    part = PartFactory(minimum_order_quantity=1)
+    assert order_count(as_admin) == 0
+    placed = as_user.post(
+        "/api/booking",
+        {"partId": part.pk, "quantity": 1, "address": "1 Road", "phone": "+441130000000"},
+        format="json",
+    )
+    assert placed.status_code == 201 and order_count(as_admin) == 1
+    assert as_user.delete(f"/api/booking/{placed.json()['insertedId']}").status_code == 200
+    assert order_count(as_admin) == 0
+
+
+def test_an_approved_order_shows_at_once(user, as_admin):
+    order = BookingFactory(user=user, paid_order=True)
+    browser = signed_in(user)
+    assert 'data-testid="order-state">Pending<' in kept(browser, order.get_absolute_url())
+    assert (
+        as_admin.put(f"/api/booking/{order.pk}", {"status": "approved"}, format="json").status_code
+        == 200
+    )
+    page, from_cache = served(browser, order.get_absolute_url())
+    assert 'data-testid="order-state">Shipped<' in page and not from_cache
+
+
+def test_a_refunded_order_shows_at_once(user):
+    order = BookingFactory(user=user, shipped=True)
+    browser = signed_in(user)
+    kept(browser, order.get_absolute_url())
+    booking_refund(booking=order, outside_stripe=True)
+    page, _ = served(browser, order.get_absolute_url())
+    assert 'data-testid="order-state">Refunded<' in page
+
+
+def test_an_address_corrected_in_django_admin_shows_at_once(user, staff_client):
+    order = BookingFactory(user=user, address="1 Old Road")
+    browser = signed_in(user)
+    assert "1 Old Road" in kept(browser, order.get_absolute_url())
+    change = f"/admin/orders/booking/{order.pk}/change/"
+    fields = {"address": "2 New Road", "phone": order.phone, "_save": "Save"}
+    assert staff_client.post(change, fields).status_code == 302
+    page, _ = served(browser, order.get_absolute_url())
+    assert "2 New Road" in page and "1 Old Road" not in page
+
+
+def test_an_unpaid_order_of_a_deleted_part_shows_expired_at_once(user):
+    part = PartFactory()
+    order = BookingFactory(user=user, part=part)
+    browser = signed_in(user)
+    assert "Unpaid" in kept(browser, order.get_absolute_url())
+    part_delete(part=part)
+    page, _ = served(browser, order.get_absolute_url())
+    assert 'data-testid="order-state">Expired<' in page
+
+
+def test_a_payment_failure_noted_keeps_the_pages(user):
+    """Stripe's reason for a declined card shows in Django admin only."""
+    order = BookingFactory(user=user)
+    browser = signed_in(user)
+    kept(browser, order.get_absolute_url())
+    booking_record_payment_failure(booking=order, message="Your card was declined.")
+    _, from_cache = served(browser, order.get_absolute_url())
+    assert from_cache
+
+
+def test_a_password_changed_on_allauths_page_signs_the_other_sessions_out(user):
+    browser = signed_in(user)
+    kept(browser, MY_ORDER)
+    elsewhere = signed_in(user)
+    new = {"password1": "a whole new secret", "password2": "a whole new secret"}
+    changed = elsewhere.post("/accounts/password/change/", {"oldpassword": TEST_PASSWORD, **new})
+    assert changed.status_code == 302
+    response = browser.get(MY_ORDER)
+    assert response.status_code == 302 and response.url.startswith("/login")
+
+
+def test_a_password_reset_signs_the_sessions_out(user):
+    browser = signed_in(user)
+    kept(browser, MY_ORDER)
+    key = f"{user_pk_to_url_str(user)}-{default_token_generator.make_token(user)}"
+    resetting = Client()
+    form = resetting.get(f"/accounts/password/reset/key/{key}/", follow=True)
+    new = {"password1": "a whole new secret", "password2": "a whole new secret"}
+    assert resetting.post(form.redirect_chain[-1][0], new).status_code == 302
+    response = browser.get(MY_ORDER)
+    assert response.status_code == 302 and response.url.startswith("/login")
+
+
+def test_a_password_set_in_django_admin_signs_the_sessions_out(user, staff_client):
+    browser = signed_in(user)
+    kept(browser, MY_ORDER)
+    new = {"password1": "a whole new secret", "password2": "a whole new secret"}
+    form = f"/admin/accounts/user/{user.pk}/password/"
+    assert staff_client.post(form, {**new, "usable_password": "true"}).status_code == 302
+    response = browser.get(MY_ORDER)
+    assert response.status_code == 302 and response.url.startswith("/login")
+
+
+def test_a_sign_in_that_upgrades_the_password_hash_signs_the_other_sessions_out(user, settings):
+    """Django saves the password again under the current hasher, behind every service."""
+    pbkdf2 = "django.contrib.auth.hashers.PBKDF2PasswordHasher"
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher", pbkdf2]
+    user.password = PBKDF2PasswordHasher().encode(TEST_PASSWORD, "oldsalt", iterations=1)
+    user.save()
+    browser = signed_in(user)
+    kept(browser, MY_ORDER)
+    signing_in = {"login": user.email, "password": TEST_PASSWORD}
+    assert Client().post("/login", signing_in).status_code == 302
+    user.refresh_from_db()
+    assert user.password.startswith("md5$")  # upgraded
+    response = browser.get(MY_ORDER)
+    assert response.status_code == 302 and response.url.startswith("/login")
+
+
+@pytest.mark.parametrize("how", ["the All Users API", "make_admin"])
+def test_an_account_made_admin_shows_the_admin_pages_at_once(user, as_admin, how):
+    browser = signed_in(user)
+    assert "Manage Orders" not in kept(browser, MY_ORDER)
+    if how == "make_admin":
+        call_command("make_admin", user.email, stdout=StringIO())
+    else:
+        assert as_admin.put(f"/api/user/admin/{user.email}").status_code == 200
+    page, _ = served(browser, MY_ORDER)
+    assert "Manage Orders" in page
+
+
+def test_an_account_removed_through_the_all_users_api_is_signed_out(user, as_admin):
+    browser = signed_in(user)
+    kept(browser, MY_ORDER)
+    assert as_admin.delete(f"/api/users/{user.email}").status_code == 200
+    response = browser.get(MY_ORDER)
+    assert response.status_code == 302 and response.url.startswith("/login")
+
+
+def test_revoking_an_api_token_keeps_the_pages(user, other_user):
+    """A revoked token changes no page: neither this person's nor anybody else's."""
+    mine, theirs = signed_in(user), signed_in(other_user)
+    kept(mine, MY_ORDER)
+    kept(theirs, MY_ORDER)
+    api = APIClient()
+    credentials = {"email": user.email, "password": TEST_PASSWORD}
+    signed_in_api = api.post("/api/token", credentials, format="json")
+    refresh = signed_in_api.json()["refresh"]
+    revoked = api.post("/api/token/revoke", {"refresh": refresh}, format="json")
+    assert revoked.status_code == 200
+    assert served(mine, MY_ORDER)[1] and served(theirs, MY_ORDER)[1]

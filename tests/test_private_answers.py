@@ -138,6 +138,7 @@ SCHEME = (
 )
 
 
+@pytest.mark.slow  # Django started again in a process of its own
 @pytest.mark.parametrize(("proxies", "scheme"), [("0", "http"), ("1", "https")])
 def test_django_takes_the_scheme_from_a_configured_proxy_only(proxies, scheme):
     result = manage("shell", "-c", SCHEME, **PRODUCTION_ENV, TRUSTED_PROXY_COUNT=proxies)
@@ -145,6 +146,7 @@ def test_django_takes_the_scheme_from_a_configured_proxy_only(proxies, scheme):
     assert result.stdout.split()[-1] == scheme
 
 
+@pytest.mark.slow  # gunicorn
 @pytest.mark.parametrize(("proxies", "scheme"), [("0", "http"), ("1", "https")])
 def test_gunicorn_takes_the_scheme_from_a_configured_proxy_only(tmp_path, proxies, scheme):
     """deploy/gunicorn.conf.py: gunicorn itself believes X-Forwarded-Proto from loopback

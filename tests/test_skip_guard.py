@@ -4,6 +4,10 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
+pytestmark = pytest.mark.slow  # a pytest process of its own, per test
+
 ROOT = Path(__file__).resolve().parent.parent
 SKIPPING_TEST = """
 import pytest

@@ -21,6 +21,7 @@ pytestmark = pytest.mark.skipif(
 )
 
 
+@pytest.mark.slow  # locust against gunicorn for 10 s
 def test_short_load_run_has_no_5xx_and_stock_reconciles_exactly(tmp_path):
     figures_file = tmp_path / "soak.json"
     command = [sys.executable, "-m", "bench.run_soak", "--users=10", "--seconds=10"]

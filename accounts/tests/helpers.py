@@ -12,7 +12,7 @@ ON_POSTGRES = connection.vendor == "postgresql"
 
 
 def user_json(user: User, *, role: str) -> dict:
-    """The API.md `<user>` for `user` as stored now; `role` is spelt out by the test."""
+    """The API's user JSON for `user` as stored now; `role` is spelt out by the test."""
     user.refresh_from_db()
     return {
         "_id": user.pk,

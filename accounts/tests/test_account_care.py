@@ -1,4 +1,4 @@
-"""Account care (BEYOND.md): password reset and change, e-mail change with verification,
+"""Account care: password reset and change, e-mail change with verification,
 plain-ASCII addresses only, and allauth's pages in the shop's layout."""
 
 import re

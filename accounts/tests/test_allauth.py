@@ -1,4 +1,4 @@
-"""allauth wiring: e-mail sign-up with a name, the spec's messages, Google from the environment.
+"""allauth wiring: e-mail sign-up with a name, the shop's messages, Google from the environment.
 
 The pages themselves (/login, /signup: our templates) are tested in test_pages_auth.py; these
 tests pin what allauth does underneath them.

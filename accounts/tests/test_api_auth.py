@@ -1,4 +1,4 @@
-"""Sign-up, tokens and the e-mail-for-token exchange (API.md, "Auth and accounts")."""
+"""Sign-up, tokens and the e-mail-for-token exchange."""
 
 import pytest
 from django.conf import settings

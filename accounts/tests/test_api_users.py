@@ -1,4 +1,4 @@
-"""Users, profiles and the admin role (API.md, "Auth and accounts") for every caller."""
+"""Users, profiles and the admin role for every caller."""
 
 import pytest
 from rest_framework.test import APIClient
@@ -8,8 +8,9 @@ from accounts.models import User
 from accounts.serializers import PROFILE_REQUIRED
 from accounts.tests.factories import AdminFactory, UserFactory
 from accounts.tests.helpers import USER_FIELDS, assert_no_secrets, bearer, user_json
-from accounts.validators import LINKEDIN_INVALID, PHONE_INVALID
+from accounts.validators import LINKEDIN_INVALID
 from core.permissions import NOT_ADMIN, NOT_YOURS
+from core.phones import PHONE_INVALID
 
 PROFILE = {
     "education": "BSc Mechanical Engineering",

@@ -1,6 +1,5 @@
 """allauth's mails as an SMTP server on loopback receives them (tests/smtp_fake.py): their links
-start with SITE_URL whatever Host the request that sent them named (API.md, "Private
-answers"), and they speak in the shop's name. A reset link at the Host of the request would
+start with SITE_URL whatever Host the request that sent them named, and they speak in the shop's name. A reset link at the Host of the request would
 hand an account to whoever forged it."""
 
 import re
@@ -18,8 +17,8 @@ LINK = re.compile(r"https?://[^\s\"<>]+")
 
 @pytest.fixture(autouse=True)
 def site(settings):
-    """SITE_URL is the shop's address; ALLOWED_HOSTS lets any Host through, as the production
-    set-up of issue 20 did."""
+    """SITE_URL is the shop's address; ALLOWED_HOSTS lets any Host through, as a production
+    set-up with a catch-all host list would."""
     settings.SITE_URL = SITE
     settings.ALLOWED_HOSTS = ["*"]
     settings.SHOP_NAME = "Throttle & Gear"

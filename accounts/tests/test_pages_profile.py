@@ -3,8 +3,9 @@
 import pytest
 
 from accounts.serializers import PROFILE_REQUIRED
-from accounts.validators import LINKEDIN_INVALID, PHONE_INVALID
+from accounts.validators import LINKEDIN_INVALID
 from accounts.views import PROFILE_UPDATED
+from core.phones import PHONE_INVALID
 from core.tests.pages import buttons, field_error, fields, label_of, toasts
 
 pytestmark = pytest.mark.django_db

@@ -107,7 +107,7 @@ class TestApiToken:
         assert token(client, user.email, "wrong-password").status_code == 401
 
     def test_failures_from_another_address_never_lock_the_owner_out(self, user, lax_per_ip):
-        """Issue 12: 20 failures from A for an e-mail used to block its owner everywhere."""
+        """20 failures from A for an e-mail never block its owner at another address."""
         attacker = from_ip(IP_A)
         for _ in range(20):
             assert token(attacker, user.email, "wrong-password").status_code == 401

@@ -1,4 +1,4 @@
-"""Short-lived, revocable tokens (API.md, "Tokens and sign-in"; issue 12).
+"""Short-lived, revocable tokens.
 
 Access tokens live 15 minutes; refresh tokens 7 days, rotate and are used once; a revoked
 refresh token takes the access tokens minted from it along; a changed or reset password, a
@@ -103,7 +103,7 @@ class TestRotation:
 
 class TestReuse:
     """A refresh token presented again after it was rotated: a copy is in someone else's
-    hands, so its whole sign-in is revoked (issue 20: the rest of the sign-in lived on)."""
+    hands, so its whole sign-in is revoked, not only that token."""
 
     def test_replaying_a_rotated_token_revokes_its_whole_sign_in(self, user):
         first = sign_in(user)
@@ -278,7 +278,7 @@ class TestExchange:
         assert token[FAMILY_CLAIM]
 
     def test_with_a_bearer_token_never_later_than_the_one_presented(self, user):
-        """Issue 12: a token with 8 s left came back as a token valid for an hour."""
+        """A token with 8 s left never comes back as a token valid for longer."""
         presented = AccessToken.for_user(user)
         presented.set_exp(lifetime=timedelta(seconds=8))
         renewed = AccessToken(exchange(bearer(APIClient(), str(presented)), user))

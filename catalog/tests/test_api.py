@@ -1,4 +1,4 @@
-"""Parts API (API.md, "Parts") for every kind of caller."""
+"""Parts API for every kind of caller."""
 
 from decimal import Decimal
 

@@ -1,4 +1,4 @@
-"""Part images sent as files (API.md, "Parts": image uploads): checked by decoding them,
+"""Part images sent as files (docs/api.md, "Image uploads"): checked by decoding them,
 re-encoded from their pixels alone, stored through Django's storage API and served at their
 URL; refused with a message on `image` when they are not a PNG, JPEG or WebP of at most 5 MB."""
 
@@ -334,6 +334,7 @@ def settings_in_a_fresh_process(**env) -> str:
     return done.stdout
 
 
+@pytest.mark.slow  # Django started again in a process of its own
 def test_storage_is_the_media_folder_unless_a_bucket_is_named(tmp_path):
     local = settings_in_a_fresh_process(MEDIA_ROOT=str(tmp_path))
     assert "FileSystemStorage" in local and str(tmp_path) in local

@@ -1,4 +1,4 @@
-"""The All Parts page (SPEC §2 "Parts listing"): cards, pagination, queries, no island."""
+"""The All Parts page: cards, pagination, queries, no island."""
 
 import html
 import re

@@ -46,7 +46,7 @@ def test_manage_parts_offers_edit_and_adjust_stock(admin):
     assert f'href="/dashboard/parts/{part.pk}/stock"' in html
 
 
-# The spec's add-product order, then the shop's own fields.
+# The add-product order, then the shop's own fields.
 PART_FIELDS = [
     "name",
     "minimumOrderQuantity",

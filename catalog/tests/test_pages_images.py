@@ -1,4 +1,4 @@
-"""Add parts and Edit part take an image by URL or as an upload (BEYOND.md, "Manage Parts"),
+"""Add parts and Edit part take an image by URL or as an upload,
 through the same checks as the API (catalog/images.py), with the shop's own messages."""
 
 from pathlib import Path

@@ -5,14 +5,23 @@ from django.utils import timezone
 
 from accounts.tests.factories import UserFactory
 from catalog.tests.factories import PartFactory
+from core.caching import versions
 from orders.models import Booking
+from orders.selectors import CACHE
 
 
 class BookingFactory(factory.django.DjangoModelFactory):
-    """An order as booking_place would store it (the part's stock is not touched)."""
+    """An order as booking_place would store it (the part's stock is not touched), in any
+    state; the orders' cached reads are made stale, as every service that writes one does."""
 
     class Meta:
         model = Booking
+
+    @classmethod
+    def _create(cls, model_class, *args, **kwargs):
+        booking = super()._create(model_class, *args, **kwargs)
+        versions.bump(CACHE)
+        return booking
 
     user = factory.SubFactory(UserFactory)
     part = factory.SubFactory(PartFactory)

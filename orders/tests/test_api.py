@@ -1,4 +1,4 @@
-"""Orders API (API.md, "Orders") for every kind of caller."""
+"""The orders API for every kind of caller."""
 
 from decimal import Decimal
 
@@ -139,6 +139,15 @@ class TestPlaceOrder:
     def test_no_part_named(self, as_user, db):
         payload = {"quantity": 1, "address": "x", "phone": "12345"}
         response = as_user.post("/api/booking", payload, format="json")
+        assert response.json() == {"partId": ["Choose a part to order"]}
+
+    @pytest.mark.parametrize("parts_named", [0, 2])
+    def test_a_name_that_is_not_exactly_one_parts_names_no_part(self, as_user, db, parts_named):
+        for _ in range(parts_named):
+            PartFactory(name="Chain kit")
+        payload = {"partsName": "Chain kit", "quantity": 2, "address": "x", "phone": "12345"}
+        response = as_user.post("/api/booking", payload, format="json")
+        assert response.status_code == 400
         assert response.json() == {"partId": ["Choose a part to order"]}
 
     def test_stock_taken_meanwhile_is_a_409(self, user, part):

@@ -1,4 +1,5 @@
-"""Paying for an order: API.md's payment rows against the fake Stripe server."""
+"""Paying for an order through the API (the PaymentIntent, the confirmation) against the fake
+Stripe server."""
 
 from decimal import Decimal
 

@@ -14,6 +14,7 @@ from orders.models import Booking
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),
+    pytest.mark.slow,  # threads racing on real row locks, seconds each
     pytest.mark.skipif(
         connection.vendor != "postgresql", reason="row locks need PostgreSQL (CI runs on it)"
     ),

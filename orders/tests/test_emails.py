@@ -17,7 +17,8 @@ from accounts.tests.factories import AdminFactory, UserFactory
 from catalog.stock import stock_adjust
 from catalog.tests.factories import PartFactory
 from conftest import bearer_client
-from orders import background, emails, services, tasks
+from core import background
+from orders import emails, services, tasks
 from orders.models import Booking
 from orders.tests.factories import BookingFactory
 from orders.tests.stripe_helpers import intent_event, intent_id_of, pay, signed
@@ -90,7 +91,7 @@ def test_placing_an_order_mails_the_shopper_a_link_to_pay(mailbox, as_user, user
 
 
 def test_links_are_at_site_url_whatever_host_the_order_came_through(mailbox, as_user, settings):
-    """API.md, "Private answers": mail links come from SITE_URL, never from the request."""
+    """Mail links come from SITE_URL, never from the request's Host."""
     settings.ALLOWED_HOSTS = ["*"]
     part = PartFactory(available_quantity=10)
 
@@ -232,7 +233,7 @@ def test_mail_server_down_the_order_is_placed_and_the_failure_logged(settings, a
     settings.EMAIL_HOST, settings.EMAIL_PORT = "127.0.0.1", free_port()  # nobody listens
     part = PartFactory()
 
-    with caplog.at_level(logging.ERROR, logger="orders.background"):
+    with caplog.at_level(logging.ERROR, logger="core.background"):
         started = time.monotonic()
         response = place(as_user, part)
         elapsed = time.monotonic() - started
@@ -252,7 +253,7 @@ def test_mail_server_that_hangs_does_not_slow_the_order(settings, as_user, caplo
     settings.EMAIL_TIMEOUT = 5
     part = PartFactory()
 
-    with caplog.at_level(logging.ERROR, logger="orders.background"):
+    with caplog.at_level(logging.ERROR, logger="core.background"):
         try:
             started = time.monotonic()
             response = place(as_user, part)

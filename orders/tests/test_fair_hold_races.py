@@ -19,11 +19,11 @@ from accounts.tests.factories import UserFactory
 from catalog.models import Part, StockMovement
 from catalog.tests.factories import PartFactory
 from conftest import bearer_client
-from orders.holds import unpaid_held
 from orders.models import Booking
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),
+    pytest.mark.slow,  # threads racing on real row locks, seconds each
     pytest.mark.skipif(
         connection.vendor != "postgresql", reason="row locks need PostgreSQL (CI runs on it)"
     ),
@@ -105,7 +105,7 @@ def check_race(part: Part, answers: list[tuple], share: Decimal, stock: int) -> 
     assert any(r.startswith(SHARE_REFUSAL) for r in refusals)  # the rule was put to work
 
     left = Part.objects.get(pk=part.pk).available_quantity
-    held = sum(b.quantity for b in unpaid_held(Booking.objects.filter(part=part)))
+    held = sum(b.quantity for b in Booking.objects.filter(part=part).unpaid_holding())
     assert left >= 0
     assert left + held == stock
     assert Booking.objects.filter(part=part).count() == len(

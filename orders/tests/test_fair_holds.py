@@ -1,4 +1,4 @@
-"""Fair holds (API.md, "Fair holds"; issue 20): one account may hold unpaid at most
+"""Fair holds: one account may hold unpaid at most
 MAX_HELD_SHARE of a part's stock, and deleting an order and ordering again never renews a
 hold."""
 
@@ -51,7 +51,7 @@ def stock(part) -> int:
 
 
 def at_most(limit: int) -> str:
-    """API.md's sentence, word for word."""
+    """The refusal, word for word."""
     units = "unit" if limit == 1 else "units"
     return f"You can hold at most {limit} {units} of this part until you pay."
 
@@ -61,7 +61,7 @@ def expires_at(body: dict) -> datetime:
 
 
 class TestShare:
-    def test_the_issue_one_order_can_no_longer_take_all_17_units(self, as_user, as_other, db):
+    def test_one_order_cannot_take_all_17_units(self, as_user, as_other, db):
         part = PartFactory(price=Decimal("10.00"), minimum_order_quantity=1, available_quantity=17)
 
         response = as_user.post("/api/booking", order(part, 17), format="json")
@@ -271,6 +271,7 @@ def test_a_share_outside_0_to_1_stops_the_start_with_a_clear_error(value):
     assert repr(value) in result.stderr
 
 
+@pytest.mark.slow  # Django started again in a process of its own
 def test_one_is_a_valid_share():
     env = {k: v for k, v in os.environ.items() if k != "DJANGO_SETTINGS_MODULE"}
     result = subprocess.run(

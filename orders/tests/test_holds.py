@@ -1,4 +1,4 @@
-"""Holds that lapse, the cap on unpaid orders and totals that fit (API.md, "Holds")."""
+"""Holds that lapse, the cap on unpaid orders and totals that fit."""
 
 from datetime import timedelta
 from decimal import Decimal
@@ -109,6 +109,7 @@ class TestHold:
         assert "lapsed" in movement.note
         assert reconciles(part, 5)
 
+    @pytest.mark.slow  # 300 orders
     def test_many_lapsed_holds_go_back_in_a_few_queries_each_named(
         self, settings, user, django_assert_max_num_queries
     ):
@@ -132,6 +133,7 @@ class TestHold:
         afters = sorted(released.filter(part=part).values_list("stock_after", flat=True))
         assert afters == list(range(1000 - 300 + 2, 1001, 2))
 
+    @pytest.mark.slow  # 250 orders
     def test_an_order_placed_after_many_lapsed_holds_releases_them_all(
         self, settings, user, other_user
     ):
@@ -251,7 +253,7 @@ class TestTotal:
 
 
 def test_one_account_can_no_longer_freeze_the_catalogue(settings, db):
-    """Issue 11: 15 orders took every unit of every part. Now the cap stops the sixth."""
+    """15 orders could take every unit of every part: the cap stops the sixth."""
     settings.MAX_UNPAID_ORDERS = 5
     parts = [PartFactory(minimum_order_quantity=1, available_quantity=4) for _ in range(15)]
     hoarder = UserFactory()

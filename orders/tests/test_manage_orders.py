@@ -1,4 +1,4 @@
-"""Manage Orders (BEYOND.md, "The owner"): GET /api/bookings with its filters, the CSV export
+"""Manage Orders (the owner's): GET /api/bookings with its filters, the CSV export
 GET /api/bookings.csv, and the page /dashboard/manageorders, all on one filter
 (orders.selectors.booking_search)."""
 

@@ -1,4 +1,4 @@
-"""No charge for nothing (issue 11): deleting cancels the payment at Stripe, payments for
+"""No charge for nothing: deleting cancels the payment at Stripe, payments for
 orders that lapsed or vanished are honoured or refunded, money records stay, and the calls
 that reach Stripe are limited. Against localstripe (the `stripe_on` fixture)."""
 
@@ -246,7 +246,7 @@ class TestChargeRefunded:
     def test_a_refund_that_stripe_does_not_report_changes_nothing(
         self, stripe_on, anon, as_user, order, part
     ):
-        """Issue 20: the event's word was taken for it."""
+        """The event's word is never taken for it: Stripe is asked."""
         charge_id = paid(as_user, order)
         claims = {"refunded": True, "amount_refunded": 4000}
         claims["refunds"] = {"object": "list", "data": [{"id": "re_madeup"}]}

@@ -1,5 +1,4 @@
-"""The order page /dashboard/orders/{id} (BEYOND.md, "After ordering"), and Pay offered only
-where it applies."""
+"""The order page /dashboard/orders/{id}, and Pay offered only where it applies."""
 
 from datetime import timedelta
 
@@ -40,7 +39,7 @@ def test_the_owner_sees_the_order_with_the_time_to_pay(client, stripe_on, user, 
     assert "Unpaid" in text
     assert "Pay within 30 minutes" in text
     props = island_props(response, "order-actions")
-    assert props["paymentsOn"] is True
+    assert props["payUrl"] == f"/dashboard/payment/{order.pk}"
     assert props["order"]["url"] == url(order)
 
 
@@ -48,7 +47,7 @@ def test_an_admin_sees_it_without_a_pay_button(client, stripe_on, admin_user, or
     client.force_login(admin_user)
     response = client.get(url(order))
     assert response.status_code == 200
-    assert island_props(response, "order-actions")["paymentsOn"] is False
+    assert island_props(response, "order-actions")["payUrl"] is None
 
 
 @pytest.mark.parametrize("whose", ["other", "missing"])
@@ -72,7 +71,9 @@ def test_an_expired_order_says_so_and_offers_no_pay(client, stripe_on, user, ord
     text = page_text(response)
     assert "Expired" in text
     assert "Pay within" not in text
-    assert island_props(response, "order-actions")["order"]["state"] == "expired"
+    props = island_props(response, "order-actions")
+    assert (props["order"]["state"], props["payUrl"]) == ("expired", None)
+    assert island_props(client.get("/dashboard/myorder"), "my-orders")["payUrls"] == {}
 
 
 @pytest.mark.parametrize(("kind", "label"), [("paid_order", "Pending"), ("shipped", "Shipped")])
@@ -87,12 +88,14 @@ def test_paid_orders_show_their_state_and_no_time_to_pay(client, user, kind, lab
 def test_without_card_payments_no_pay_button_is_offered(client, settings, user, order):
     settings.STRIPE_SECRET_KEY = settings.STRIPE_PUBLISHABLE_KEY = ""
     client.force_login(user)
-    assert island_props(client.get(url(order)), "order-actions")["paymentsOn"] is False
-    assert island_props(client.get("/dashboard/myorder"), "my-orders")["paymentsOn"] is False
+    assert island_props(client.get(url(order)), "order-actions")["payUrl"] is None
+    assert island_props(client.get("/dashboard/myorder"), "my-orders")["payUrls"] == {}
 
 
 def test_my_order_offers_pay_when_card_payments_are_on(client, stripe_on, user, order):
     client.force_login(user)
+    paid = BookingFactory(user=user, paid_order=True)
     props = island_props(client.get("/dashboard/myorder"), "my-orders")
-    assert props["paymentsOn"] is True
-    assert props["orders"][0]["url"] == url(order)
+    assert props["payUrls"] == {str(order.pk): f"/dashboard/payment/{order.pk}"}
+    assert [o["_id"] for o in props["orders"]] == [paid.pk, order.pk]
+    assert props["orders"][1]["url"] == url(order)

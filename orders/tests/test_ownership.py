@@ -1,5 +1,5 @@
-"""Orders belong to the account that placed them, not to the e-mail address on them
-(issue 10): the address and name on an order are a snapshot for the record."""
+"""Orders belong to the account that placed them, not to the e-mail address on them: the
+address and name on an order are a snapshot for the record."""
 
 import pytest
 

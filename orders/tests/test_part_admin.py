@@ -6,8 +6,8 @@ from orders.services import booking_place
 
 
 def test_saving_the_form_leaves_stock_taken_meanwhile_by_an_order_alone(staff_client, user):
-    """Issue 10: stock 10, an admin opens the form, an order takes 4, the admin saves a new
-    description: the stock stays 6 (it used to go back to 10, overselling by 4)."""
+    """Stock 10, an admin opens the form, an order takes 4, the admin saves a new description:
+    the stock stays 6 (the form's 10 written back would oversell by 4)."""
     part = PartFactory(available_quantity=10, minimum_order_quantity=1)
     opened = staff_client.get(f"{CHANGELIST}{part.pk}/change/")
     booking_place(user=user, part=part, quantity=4, address="1 Dock St", phone="12345")

@@ -55,7 +55,7 @@ def test_deleting_a_part_removes_it_and_orders_keep_their_snapshot(client, admin
 @pytest.mark.django_db(transaction=True)  # the mail leaves once the deletion commits
 class TestUnpaidOrdersOfADeletedPart:
     """Deleting a part withdraws its unpaid orders: their payments are cancelled at Stripe,
-    the shoppers are mailed, and paid orders keep their snapshot (issue 11, item 8)."""
+    the shoppers are mailed, and paid orders keep their snapshot."""
 
     @pytest.fixture
     def orders(self, user, stripe_on, as_user):

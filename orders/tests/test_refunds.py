@@ -1,4 +1,4 @@
-"""Refunds (API.md: POST /api/booking/{id}/refund): Stripe first, then the order and stock."""
+"""Refunds (POST /api/booking/{id}/refund): Stripe first, then the order and stock."""
 
 from decimal import Decimal
 

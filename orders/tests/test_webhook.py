@@ -122,9 +122,9 @@ def unpaid_intent_id(client, booking) -> str:
 
 
 class TestOnlyWhatStripeConfirms:
-    """Issue 20: a signed event naming a made-up PaymentIntent marked an order paid. An event
-    only names its intent (or charge); the shop asks Stripe how it stands and checks it as the
-    PATCH does before anything changes (API.md, the webhook row). A valid signature still
+    """A signed event naming a made-up PaymentIntent never marks an order paid. An event only
+    names its intent (or charge); the shop asks Stripe how it stands and checks it as the
+    PATCH does before anything changes. A valid signature still
     answers 200: the event was received, and it changed nothing."""
 
     def assert_rejected(self, response, order) -> None:
@@ -175,7 +175,8 @@ class TestOnlyWhatStripeConfirms:
     def test_a_made_up_intent_for_a_gone_order_is_received_and_refunds_nothing(
         self, stripe_on, anon, db
     ):
-        """It used to try to refund the made-up intent at Stripe: a 502 at every delivery."""
+        """No refund of the made-up intent is tried at Stripe (that would be a 502 at every
+        delivery)."""
         made_up = {"id": "pi_madeup00000002", "object": "payment_intent", "status": "succeeded"}
         made_up |= {"amount": 4000, "currency": "usd", "metadata": {"booking_id": "987654"}}
         response = deliver(anon, intent_event("evt_gone", "payment_intent.succeeded", made_up))

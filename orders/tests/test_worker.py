@@ -21,7 +21,7 @@ from catalog.tests.factories import PartFactory
 from orders.models import Booking
 from orders.services import booking_place
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]  # Celery processes
 
 ROOT = Path(__file__).resolve().parents[2]
 SITE = "https://worker.example.test"
@@ -102,7 +102,7 @@ def test_a_celery_worker_sends_the_placed_mail(
     settings.CELERY_BROKER_URL = broker_url  # this process publishes to the worker's broker
     part = PartFactory(name="Fork seal kit")
 
-    with caplog.at_level(logging.WARNING, logger="orders.background"):
+    with caplog.at_level(logging.WARNING, logger="core.background"):
         response = as_user.post(
             "/api/booking",
             {"partId": part.pk, "quantity": 2, "address": "1 Road", "phone": "+441130000000"},

@@ -1,4 +1,4 @@
-"""Reviews API (API.md, "Reviews") for every kind of caller."""
+"""Reviews API for every kind of caller."""
 
 from datetime import datetime, timedelta
 

@@ -1,4 +1,4 @@
-"""Reviews cannot be flooded (issue 12): THROTTLE_REVIEWS posts per user and hour, by the API
+"""Reviews cannot be flooded: THROTTLE_REVIEWS posts per user and hour, by the API
 and by the Add Review page (one counter), and at most 2,000 characters of text."""
 
 import re

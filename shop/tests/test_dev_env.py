@@ -38,6 +38,7 @@ def test_setup_writes_debug_a_fresh_secret_key_and_sqlite(dotenv, tmp_path):
     assert lines["SECRET_KEY"] in dotenv.read_text(), again.stdout  # written once, kept
 
 
+@pytest.mark.slow  # five manage.py processes
 def test_operators_commands_work_with_nothing_set_by_hand(dotenv, tmp_path):
     database = f"sqlite:///{tmp_path / 'db.sqlite3'}"  # this test's own database
     env = {"ENV_FILE": str(dotenv), "DATABASE_URL": database}
@@ -66,6 +67,7 @@ def test_operators_commands_work_with_nothing_set_by_hand(dotenv, tmp_path):
     assert is_admin.stdout.strip() == "admin"
 
 
+@pytest.mark.slow  # two manage.py processes
 def test_the_real_environment_wins_over_the_file(tmp_path):
     dotenv = tmp_path / ".env"
     dotenv.write_text("DEBUG=1\nSECRET_KEY=from-the-file\nSHOP_NAME=From the file\n")

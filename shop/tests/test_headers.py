@@ -143,6 +143,7 @@ def production_cookie_flags(**env: str) -> dict:
     return json.loads(result.stdout.strip().splitlines()[-1])
 
 
+@pytest.mark.slow  # Django started again in a process of its own
 @pytest.mark.parametrize(
     "env", [{}, {"SECURE_SSL_REDIRECT": "0", "SECURE_COOKIES": "1"}], ids=["https", "tls-proxy"]
 )

@@ -6,6 +6,10 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
+pytestmark = pytest.mark.slow  # Django started again in a process of its own, per test
+
 ROOT = Path(__file__).resolve().parents[2]
 NAMES = ("EMAIL_HOST", "EMAIL_PORT", "EMAIL_USE_TLS", "DEFAULT_FROM_EMAIL", "SITE_URL", "REDIS_URL")
 SHOW = """
@@ -44,7 +48,7 @@ def test_without_email_host_mail_is_printed_and_work_stays_in_process():
     assert shown["from"] == "Throttle & Gear <shop@localhost>"
     assert shown["site"] == "http://127.0.0.1:8000"
     assert shown["timeout"] == 5
-    assert not shown["broker"]  # no broker: orders/background.py runs tasks in-process
+    assert not shown["broker"]  # no broker: core/background.py runs tasks in-process
 
 
 def test_email_host_means_smtp_and_redis_url_is_the_broker():

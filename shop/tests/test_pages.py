@@ -1,4 +1,4 @@
-"""The public pages of the shop (SPEC §1): home, blogs and portfolio."""
+"""The public pages of the shop: home, blogs and portfolio."""
 
 import html
 import re

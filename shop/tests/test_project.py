@@ -32,6 +32,7 @@ def manage(*args: str, **env: str) -> subprocess.CompletedProcess:
     )
 
 
+@pytest.mark.slow  # manage.py check --deploy in a process of its own
 def test_check_deploy_is_clean_in_production():
     result = manage("check", "--deploy", "--fail-level", "WARNING", **PRODUCTION_ENV)
     assert result.returncode == 0, result.stderr

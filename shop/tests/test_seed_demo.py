@@ -14,7 +14,7 @@ from accounts.tests.factories import UserFactory
 from catalog.models import Category, Part
 from catalog.serializers import PartInputSerializer
 from catalog.tests.factories import PartFactory
-from orders import background
+from core import background
 from orders.models import Booking
 from reviews.models import Review
 from shop import demo_data

@@ -19,6 +19,15 @@ CHROMIUM_FLAGS = [
     "--disable-quic",
 ]
 ARTIFACTS = Path(settings.BASE_DIR) / "test-artifacts"
+HERE = Path(__file__).parent
+
+
+@pytest.hookimpl(tryfirst=True)  # before `-m` deselects
+def pytest_collection_modifyitems(items):
+    """Every test in this folder is a browser test: marked `e2e` (`make test-fast` leaves them out)."""
+    for item in items:
+        if HERE in item.path.parents:
+            item.add_marker(pytest.mark.e2e)
 
 
 @pytest.fixture(scope="session")

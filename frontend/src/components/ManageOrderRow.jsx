@@ -1,44 +1,10 @@
-import { useCallback } from "react";
-import { useBusy } from "../lib/busy.js";
 import { dateTime } from "../lib/dates.js";
 import { money } from "../lib/format.js";
 import { approveOrder, isDeletable, isRefundable, refundOrder } from "../lib/orders.js";
-import { ActionButton } from "./ActionButton.jsx";
-import { DeleteOrderButton } from "./DeleteOrderButton.jsx";
+import { toastFailure } from "../lib/toasts.jsx";
+import { AsyncButton } from "./AsyncButton.jsx";
+import { DeleteOrderButton } from "./OrderButtons.jsx";
 import { StateBadge } from "./StateBadge.jsx";
-
-function ApproveButton({ order, onChanged }) {
-  const action = useCallback(async () => onChanged(await approveOrder(order)), [order, onChanged]);
-  const [busy, run] = useBusy(action);
-  return (
-    <ActionButton
-      busy={busy}
-      className="btn-sm btn-primary"
-      onClick={run}
-      aria-label={`Approve the order of ${order.partsName} for ${order.email}`}
-    >
-      Approve
-    </ActionButton>
-  );
-}
-
-function RefundButton({ order, onChanged }) {
-  const action = useCallback(async () => {
-    const refunded = await refundOrder(order);
-    if (refunded) onChanged(refunded);
-  }, [order, onChanged]);
-  const [busy, run] = useBusy(action);
-  return (
-    <ActionButton
-      busy={busy}
-      className="btn-sm btn-warning"
-      onClick={run}
-      aria-label={`Refund the order of ${order.partsName} for ${order.email}`}
-    >
-      Refund
-    </ActionButton>
-  );
-}
 
 /** The actions of each state: Unpaid or Expired → Delete; Pending → Approve and Refund;
  * Shipped → Refund; Refunded → none. */
@@ -46,8 +12,27 @@ function Action({ order, onDeleted, onChanged }) {
   if (isDeletable(order)) return <DeleteOrderButton order={order} onDeleted={onDeleted} />;
   return (
     <div className="flex flex-wrap gap-2">
-      {order.state === "pending" && <ApproveButton order={order} onChanged={onChanged} />}
-      {isRefundable(order) && <RefundButton order={order} onChanged={onChanged} />}
+      {order.state === "pending" && (
+        <AsyncButton
+          className="btn-sm btn-primary"
+          onClick={async () => onChanged(await approveOrder(order))}
+          onFailure={toastFailure}
+          aria-label={`Approve the order of ${order.partsName} for ${order.email}`}
+        >
+          Approve
+        </AsyncButton>
+      )}
+      {isRefundable(order) && (
+        <AsyncButton
+          className="btn-sm btn-warning"
+          onClick={async () => onChanged(await refundOrder(order))}
+          confirm
+          onFailure={toastFailure}
+          aria-label={`Refund the order of ${order.partsName} for ${order.email}`}
+        >
+          Refund
+        </AsyncButton>
+      )}
     </div>
   );
 }

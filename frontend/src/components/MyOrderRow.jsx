@@ -1,26 +1,17 @@
 import { money, payWithin } from "../lib/format.js";
 import { isDeletable } from "../lib/orders.js";
-import { DeleteOrderButton } from "./DeleteOrderButton.jsx";
+import { DeleteOrderButton, PayLink } from "./OrderButtons.jsx";
 import { StateBadge } from "./StateBadge.jsx";
 
-/** Payment cell: "Pay" while unpaid and held (when card payments are on), with the time left;
- * "Paid" with the transaction id once paid; the state otherwise (Expired, Refunded). */
-function Payment({ order, paymentsOn }) {
+/** Payment cell: "Pay" while unpaid and held (when the server sends the order's `payUrl`: card
+ * payments are on), with the time left; "Paid" with the transaction id once paid; the state
+ * otherwise (Expired, Refunded). */
+function Payment({ order, payUrl }) {
   if (order.state === "unpaid") {
     const within = payWithin(order);
     return (
       <div className="flex flex-col items-start gap-1">
-        {paymentsOn ? (
-          <a
-            href={`/dashboard/payment/${order._id}`}
-            className="btn btn-sm btn-success"
-            aria-label={`Pay for ${order.partsName}`}
-          >
-            Pay
-          </a>
-        ) : (
-          <StateBadge state={order.state} />
-        )}
+        {payUrl ? <PayLink href={payUrl} order={order} /> : <StateBadge state={order.state} />}
         {within && <span className="text-xs">{within}</span>}
       </div>
     );
@@ -37,7 +28,7 @@ function Payment({ order, paymentsOn }) {
 }
 
 /** One row of My Order: unpaid and expired orders can be deleted, the rest show their state. */
-export function MyOrderRow({ number, order, onDeleted, paymentsOn = true }) {
+export function MyOrderRow({ number, order, payUrl, onDeleted }) {
   return (
     <tr>
       <th scope="row">{number}</th>
@@ -50,7 +41,7 @@ export function MyOrderRow({ number, order, onDeleted, paymentsOn = true }) {
       <td>{order.quantity}</td>
       <td>{money(order.totalPrice)}</td>
       <td>
-        <Payment order={order} paymentsOn={paymentsOn} />
+        <Payment order={order} payUrl={payUrl} />
       </td>
       <td>
         {isDeletable(order) ? (

@@ -17,7 +17,8 @@ const COLUMNS = [
   "Action",
 ];
 
-function MyOrders({ orders = [], paymentsOn = true }) {
+/** `payUrls`: the payment page of each order that can be paid now, by order id (the server's). */
+function MyOrders({ orders = [], payUrls = {} }) {
   const [rows, remove] = useRows(orders);
 
   // The purchase form's "Order placed" arrives with this page (see lib/flash.js).
@@ -43,8 +44,8 @@ function MyOrders({ orders = [], paymentsOn = true }) {
           key={order._id}
           number={index + 1}
           order={order}
+          payUrl={payUrls[order._id]}
           onDeleted={remove}
-          paymentsOn={paymentsOn}
         />
       ))}
     </DataTable>

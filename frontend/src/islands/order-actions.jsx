@@ -1,7 +1,8 @@
-// The order page's actions: Pay (unpaid, held, card payments on) and Delete (unpaid or
-// expired). After deleting, the shopper goes back to My Order.
+// The order page's actions: Pay (the server sends `payUrl` while the owner can pay: unpaid,
+// held, card payments on) and Delete (unpaid or expired). After deleting, the shopper goes back
+// to My Order.
 import { useCallback, useEffect } from "react";
-import { DeleteOrderButton } from "../components/DeleteOrderButton.jsx";
+import { DeleteOrderButton, PayLink } from "../components/OrderButtons.jsx";
 import { takeFlash } from "../lib/flash.js";
 import { mountIslands } from "../lib/mount.jsx";
 import { isDeletable } from "../lib/orders.js";
@@ -9,26 +10,17 @@ import { notify } from "../lib/toasts.jsx";
 
 const MY_ORDERS = "/dashboard/myorder";
 
-function OrderActions({ order, paymentsOn = false }) {
+function OrderActions({ order, payUrl = null }) {
   // The purchase form's "Order placed" arrives with this page (see lib/flash.js).
   useEffect(() => {
     const flash = takeFlash();
     if (flash) notify(flash.text, flash.level, { toastId: flash.text });
   }, []);
   const onDeleted = useCallback(() => window.location.assign(MY_ORDERS), []);
-  const payable = paymentsOn && order.state === "unpaid";
-  if (!payable && !isDeletable(order)) return null;
+  if (!payUrl && !isDeletable(order)) return null;
   return (
     <div className="flex flex-wrap gap-2">
-      {payable && (
-        <a
-          href={`/dashboard/payment/${order._id}`}
-          className="btn btn-sm btn-success"
-          aria-label={`Pay for ${order.partsName}`}
-        >
-          Pay
-        </a>
-      )}
+      {payUrl && <PayLink href={payUrl} order={order} />}
       {isDeletable(order) && <DeleteOrderButton order={order} onDeleted={onDeleted} />}
     </div>
   );

@@ -3,7 +3,7 @@
 import { CardElement, Elements, useElements, useStripe } from "@stripe/react-stripe-js";
 import { loadStripe } from "@stripe/stripe-js/pure";
 import { useCallback, useEffect, useState } from "react";
-import { ActionButton } from "../components/ActionButton.jsx";
+import { AsyncButton } from "../components/AsyncButton.jsx";
 import { Spinner } from "../components/Spinner.jsx";
 import { api } from "../lib/api.js";
 import { mountIslands } from "../lib/mount.jsx";
@@ -122,14 +122,14 @@ function CheckoutForm({ booking, user, loadError }) {
         <CardElement options={CARD_OPTIONS} onReady={markCardPresent} onChange={onChange} />
       </fieldset>
       <div className="flex items-center gap-3">
-        <ActionButton
+        <AsyncButton
           type="submit"
           busy={working}
           disabled={!ready || Boolean(transactionId)}
           className="btn-primary px-8"
         >
           Pay
-        </ActionButton>
+        </AsyncButton>
         {loading && (
           <span className="flex items-center gap-2 text-sm">
             <Spinner /> Loading the card form…

@@ -1,7 +1,7 @@
 // The purchase form of /purchaseintent/<id>: posts the order to /api/booking, shows the
 // server's field errors next to their fields, and on success goes to the new order's page.
 import { useCallback, useState } from "react";
-import { ActionButton } from "../components/ActionButton.jsx";
+import { AsyncButton } from "../components/AsyncButton.jsx";
 import { Field } from "../components/Field.jsx";
 import { api } from "../lib/api.js";
 import { flashNext } from "../lib/flash.js";
@@ -120,9 +120,9 @@ function PurchaseForm({ part, user }) {
           There is not enough stock of this part to place an order right now.
         </p>
       )}
-      <ActionButton type="submit" busy={busy} disabled={soldOut} className="btn-primary">
+      <AsyncButton type="submit" busy={busy} disabled={soldOut} className="btn-primary">
         Submit
-      </ActionButton>
+      </AsyncButton>
       {formError && (
         <p className="text-error text-sm" role="alert">
           {formError}

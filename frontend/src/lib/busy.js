@@ -1,23 +1,19 @@
-// Run an API action from a button: busy while it runs, failures shown as an error toast.
-import { useCallback, useState } from "react";
-import { notify } from "./toasts.jsx";
+// What components/AsyncButton.jsx does with a click: ask first when the action needs it, be busy
+// while it runs, hand its failure on.
 
-/** [busy, run]: run(...args) awaits action(...args); an ApiError's message becomes a toast. */
-export function useBusy(action) {
-  const [busy, setBusy] = useState(false);
-  const run = useCallback(
-    async (...args) => {
-      setBusy(true);
-      try {
-        return await action(...args);
-      } catch (error) {
-        notify(error.message, "error");
-        return undefined;
-      } finally {
-        setBusy(false);
-      }
-    },
-    [action],
-  );
-  return [busy, run];
+// The one question asked before anything is deleted, refunded or removed.
+export const CONFIRM = "Are you sure?";
+
+/** Run `action()`: with `confirm`, only once the person said yes to "Are you sure?"; setBusy(true)
+ * until it settles; a failure goes to onFailure. */
+export async function runAction(action, { confirm = false, setBusy, onFailure }) {
+  if (confirm && !window.confirm(CONFIRM)) return;
+  setBusy(true);
+  try {
+    await action();
+  } catch (error) {
+    onFailure(error);
+  } finally {
+    setBusy(false);
+  }
 }

@@ -1,15 +1,12 @@
-// Order calls shared by My Order and Manage Orders (API.md, "Orders").
+// Order calls shared by My Order and Manage Orders (docs/api.md). The buttons that delete or
+// refund ask "Are you sure?" first (AsyncButton's `confirm`).
 import { api } from "./api.js";
 import { notify } from "./toasts.jsx";
 
-export const CONFIRM_DELETE = "Are you sure?";
-
-/** Ask "Are you sure?", then delete; true when the order is gone. */
+/** Delete an unpaid order (its stock goes back). */
 export async function deleteOrder(order) {
-  if (!window.confirm(CONFIRM_DELETE)) return false;
   await api(`/api/booking/${order._id}`, { method: "DELETE" });
   notify("Order deleted");
-  return true;
 }
 
 /** Mark a paid order shipped; resolves to the changed order. */
@@ -22,9 +19,8 @@ export async function approveOrder(order) {
   return changed;
 }
 
-/** Ask "Are you sure?", then refund a paid order in full; the refunded order, or null. */
+/** Refund a paid order in full; resolves to the refunded order. */
 export async function refundOrder(order) {
-  if (!window.confirm(CONFIRM_DELETE)) return null;
   const refunded = await api(`/api/booking/${order._id}/refund`, { method: "POST" });
   notify("Order refunded");
   return refunded;

@@ -33,3 +33,8 @@ export function notify(text, level = "success", options = {}) {
   // The container mounts asynchronously: let it render before the first toast.
   setTimeout(() => toast(text, { type: LEVELS[level] ?? "default", ...options }), 0);
 }
+
+/** Show a failed action's message as an error toast (AsyncButton's `onFailure` in tables). */
+export function toastFailure(error) {
+  notify(error.message, "error");
+}

@@ -1,13 +1,12 @@
-// All Users calls (API.md, "Auth and accounts"): make or unmake an admin, remove an account.
+// All Users calls (docs/api.md): make or unmake an admin, remove an account (its button asks
+// "Are you sure?" first: AsyncButton's `confirm`).
 import { api } from "./api.js";
-import { CONFIRM_DELETE } from "./orders.js";
 import { notify } from "./toasts.jsx";
 
 export const MADE_ADMIN = "successfully made an admin";
 export const MAKE_ADMIN_REFUSED = "Failed to make an admin";
 export const ADMIN_REMOVED = "admin role removed";
 export const USER_REMOVED = "user removed";
-export const CONFIRM_REMOVE = CONFIRM_DELETE;
 
 function userPath(prefix, user) {
   return `${prefix}/${encodeURIComponent(user.email)}`;
@@ -33,10 +32,8 @@ export async function removeAdmin(user) {
   return { ...user, role: "user" };
 }
 
-/** Ask "Are you sure?", then DELETE /api/users/{email}; true when the account is gone. */
+/** DELETE /api/users/{email}. */
 export async function removeUser(user) {
-  if (!window.confirm(CONFIRM_REMOVE)) return false;
   await api(userPath("/api/users", user), { method: "DELETE" });
   notify(USER_REMOVED);
-  return true;
 }

@@ -18,7 +18,7 @@ from accounts.selectors import user_get_by_email
 from accounts.services import user_create, user_make_admin
 from catalog.models import Part
 from catalog.services import category_get_or_create, part_create, part_update
-from orders import background
+from core import background
 from orders.models import Booking
 from orders.services import (
     booking_approve,

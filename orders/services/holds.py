@@ -1,5 +1,5 @@
-"""Holds: how long an unpaid order holds its stock, and how much of a part one account may hold
-(API.md, "Holds" and "Fair holds").
+"""Holds: how long an unpaid order holds its stock, and how much of a part one account may
+hold.
 
 An unpaid order holds units that nobody else can buy, so one account may hold unpaid at most
 MAX_HELD_SHARE of a part's stock (what is on the shelf plus what that account holds), rounded
@@ -14,13 +14,13 @@ from decimal import Decimal
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
-from django.db.models import Min, Q, Sum
+from django.db.models import Min, Sum
 from django.utils import timezone
 
 from catalog.models import Part
 from core.wording import counted
 
-from .models import Booking, HoldDeadline
+from ..models import Booking, HoldDeadline
 
 HELD_SHARE_EXCEEDED = (
     "You can hold at most {count} unit of this part until you pay.",
@@ -32,17 +32,9 @@ def hold_seconds() -> int:
     return settings.ORDER_HOLD_SECONDS
 
 
-def unpaid_held(queryset, now=None):
-    """The orders of `queryset` that are unpaid and still hold their stock."""
-    now = now or timezone.now()
-    return queryset.filter(paid=False, released_at__isnull=True).filter(
-        Q(expires_at__isnull=True) | Q(expires_at__gt=now)
-    )
-
-
 def held_units(*, user, part: Part) -> int:
     """The units of `part` that `user`'s unpaid orders hold now."""
-    held = unpaid_held(Booking.objects.filter(user=user, part=part))
+    held = Booking.objects.filter(user=user, part=part).unpaid_holding()
     return held.aggregate(units=Sum("quantity"))["units"] or 0
 
 
@@ -75,7 +67,7 @@ def hold_deadline(*, user, part: Part, now: datetime | None = None) -> datetime:
     now = now or timezone.now()
     # The live orders first, then the deadlines kept from deleted ones: an order deleted (and
     # its deadline kept, in the same transaction) between the two reads is seen by one of them.
-    live = unpaid_held(Booking.objects.filter(user=user, part=part), now)
+    live = Booking.objects.filter(user=user, part=part).unpaid_holding(now)
     until = live.aggregate(until=Min("expires_at"))["until"]
     kept = HoldDeadline.objects.filter(user=user, part=part, expires_at__gt=now)
     earlier = [d for d in (until, kept.values_list("expires_at", flat=True).first()) if d]

@@ -2,8 +2,11 @@
 
 With a broker (REDIS_URL) a task goes to the Celery workers. Without one (the embedded
 default of `make run`), or when the broker cannot take it, the same task runs in a thread of
-this process. Either way it starts only once the order is committed, and a failure (a mail
-server that is down or hangs) is logged, never raised into the request that caused it.
+this process. Either way it starts only once the transaction that asked for it commits (the
+work never sees rows that may yet roll back), and a failure (a mail server that is down or
+hangs) is logged, never raised into the request that caused it.
+
+The tasks are passed in by the apps that own them: this module knows none of them.
 """
 
 import logging
@@ -36,8 +39,8 @@ def run_after_commit(task, /, **kwargs) -> None:
 
 @contextmanager
 def muted() -> Iterator[None]:
-    """No background work (the order mails) for what is done inside: the demo data's orders
-    are made-up history that nobody is to be told about."""
+    """No background work for what is done inside (the demo data: made-up history that
+    nobody is to be told about)."""
     token = _muted.set(True)
     try:
         yield

@@ -1,0 +1,43 @@
+"""The accounts API's abuse limits: sign-ups, sign-ins and refreshes per client IP, failed
+sign-ins per IP and per e-mail address from one IP."""
+
+import hashlib
+
+from core.emails import normalize_email
+from core.throttles import FailureThrottle, ShopThrottle
+
+
+class SignupThrottle(ShopThrottle):
+    """Sign-ups per client IP."""
+
+    scope = "signup"
+
+
+class TokenThrottle(ShopThrottle):
+    """Sign-in attempts (successful or not) per client IP."""
+
+    scope = "token"
+
+
+class TokenRefreshThrottle(ShopThrottle):
+    """Token refreshes per client IP."""
+
+    scope = "token_refresh"
+
+
+class LoginFailuresPerIP(FailureThrottle):
+    """Failed sign-ins per client IP."""
+
+    scope = "login_failed"
+
+
+class LoginFailuresPerAccountAndIP(FailureThrottle):
+    """Failed sign-ins per e-mail address from one client IP: a guesser elsewhere never locks
+    the account's owner out; the per-IP limit bounds the rest."""
+
+    scope = "login_failed_account"
+
+    def ident(self, request) -> str:
+        data = request.data if isinstance(request.data, dict) else {}
+        email = normalize_email(str(data.get("email") or ""))
+        return hashlib.sha256(f"{email}|{self.get_ident(request)}".encode()).hexdigest()

@@ -1,0 +1,75 @@
+"""Ordering rules, one module per concern: placing (bounds, prices, the cap on unpaid orders),
+holds (how long and how much an account may hold), expiring (lapsed holds, a deleted part's
+orders), paying, cancelling, approving and refunding.
+
+Locks are always taken in one order: the account (placing), then the order's row, then the
+part's row (inside catalog.stock), so concurrent services wait for each other and never
+deadlock. Each service that changes what the shop shows of an order makes the orders' cached
+reads stale itself (common.orders_changed); nothing else does.
+"""
+
+from .approving import ORDER_NOT_PAID, booking_approve
+from .cancelling import PAID_MEANWHILE, PAID_ORDER_LOCKED, PAYMENT_IN_PROGRESS, booking_cancel
+from .common import ORDER_GONE, ORDER_REFUNDED, Settled
+from .expiring import booking_expire, booking_release_lapsed_holds, booking_withdraw_for_part
+from .holds import HELD_SHARE_EXCEEDED
+from .paying import (
+    ALREADY_PAID,
+    ORDER_EXPIRED,
+    PAYMENT_REFUNDED,
+    booking_confirm_payment,
+    booking_mark_paid,
+    booking_record_payment_failure,
+    booking_settle_payment,
+    booking_start_payment,
+    check_payable,
+)
+from .placing import (
+    MAX_TOTAL,
+    PART_GONE,
+    QUANTITY_ABOVE_STOCK,
+    QUANTITY_BELOW_MINIMUM,
+    TOO_MANY_UNPAID,
+    TOTAL_TOO_LARGE,
+    booking_correct,
+    booking_place,
+    check_quantity,
+)
+from .refunding import REFUND_UNPAID, booking_mark_refunded, booking_refund
+
+__all__ = [
+    "ALREADY_PAID",
+    "HELD_SHARE_EXCEEDED",
+    "MAX_TOTAL",
+    "ORDER_EXPIRED",
+    "ORDER_GONE",
+    "ORDER_NOT_PAID",
+    "ORDER_REFUNDED",
+    "PAID_MEANWHILE",
+    "PAID_ORDER_LOCKED",
+    "PART_GONE",
+    "PAYMENT_IN_PROGRESS",
+    "PAYMENT_REFUNDED",
+    "QUANTITY_ABOVE_STOCK",
+    "QUANTITY_BELOW_MINIMUM",
+    "REFUND_UNPAID",
+    "TOO_MANY_UNPAID",
+    "TOTAL_TOO_LARGE",
+    "Settled",
+    "booking_approve",
+    "booking_cancel",
+    "booking_confirm_payment",
+    "booking_correct",
+    "booking_expire",
+    "booking_mark_paid",
+    "booking_mark_refunded",
+    "booking_place",
+    "booking_record_payment_failure",
+    "booking_refund",
+    "booking_release_lapsed_holds",
+    "booking_settle_payment",
+    "booking_start_payment",
+    "booking_withdraw_for_part",
+    "check_payable",
+    "check_quantity",
+]

@@ -1,0 +1,43 @@
+"""What the order services share: the locked read of an order, what became of an order that
+was paid or deleted, the messages about an order as a whole, and the one call that makes the
+orders' cached reads stale."""
+
+from enum import StrEnum
+
+from core.caching import versions
+
+from ..models import Booking
+from ..selectors import CACHE
+
+ORDER_GONE = "This order no longer exists"
+ORDER_REFUNDED = "This order was refunded"
+
+
+class Settled(StrEnum):
+    """What became of an order when it was paid or deleted."""
+
+    PAID = "paid"
+    ALREADY_PAID = "already_paid"
+    REFUNDED = "refunded"
+    DELETED = "deleted"
+    GONE = "gone"
+    PROCESSING = "processing"
+
+
+def booking_locked(booking_id: int | None) -> Booking | None:
+    """The order's row, locked until the transaction ends (None when it is gone), so two
+    services changing one order never interleave."""
+    if booking_id is None:
+        return None
+    return Booking.objects.select_for_update().filter(pk=booking_id).first()
+
+
+def orders_changed() -> None:
+    """An order was placed, deleted, or changed in what the shop shows of it (its state, its
+    address, its part link): every read kept under the orders' version is stale (My Order,
+    an order's page, the counts of Manage Orders, the Overview's figures).
+
+    Called by the service that wrote, never by its callers. Writes that change nothing shown
+    do not call it: a PaymentIntent handed out or a payment failure noted (neither is shown),
+    and a lapsed hold's stock going back (the order was expired by its time already)."""
+    versions.bump(CACHE)

@@ -1,0 +1,158 @@
+"""Payments: starting one, recording one (from the shopper's confirmation or Stripe's
+webhook), and what happens to a payment that comes too late. No shopper is charged for
+nothing: a payment that cannot buy its order is refunded in full."""
+
+from django.db import transaction
+from django.utils import timezone
+
+from catalog.models import Part
+from catalog.stock import stock_reserve
+from core.background import run_after_commit
+from core.errors import Conflict, NotFound
+
+from .. import payments, tasks
+from ..models import Booking
+from .common import ORDER_GONE, ORDER_REFUNDED, Settled, booking_locked, orders_changed
+from .refunding import record_refund
+
+ALREADY_PAID = "This order is already paid"
+ORDER_EXPIRED = "This order's hold has lapsed: it can no longer be paid. Delete it and order again."
+PAYMENT_REFUNDED = (
+    "This order's hold lapsed and its stock is gone: your payment was refunded in full"
+)
+
+
+def check_payable(booking: Booking) -> None:
+    """Only an unpaid order that still holds its stock can be paid (409 otherwise)."""
+    if booking.refunded_at:
+        raise Conflict(ORDER_REFUNDED)
+    if booking.paid:
+        raise Conflict(ALREADY_PAID)
+    if booking.state == Booking.State.EXPIRED:
+        raise Conflict(ORDER_EXPIRED)
+
+
+@transaction.atomic
+def booking_start_payment(*, booking: Booking) -> str:
+    """The client secret of the PaymentIntent for this unpaid order (one intent per order).
+
+    The order is locked while Stripe is asked, so a delete at the same time waits and then
+    cancels the very intent handed out here.
+    """
+    locked = booking_locked(booking.pk)
+    if locked is None:
+        raise NotFound(ORDER_GONE)
+    check_payable(locked)
+    intent = payments.intent_for(locked)
+    if intent.id != locked.payment_intent_id:
+        locked.payment_intent_id = intent.id
+        locked.save(update_fields=["payment_intent_id"])
+    return intent.client_secret
+
+
+def booking_confirm_payment(*, booking: Booking, transaction_id: str) -> Booking:
+    """Mark the order paid once Stripe confirms `transaction_id` paid for exactly this order.
+
+    An expired order cannot be paid (Conflict), unless the card was charged already: then the
+    payment takes the stock again when enough is left, else it is refunded in full (Conflict,
+    and the order is refunded), exactly as when Stripe's webhook reports it.
+    """
+    if booking.paid:
+        if booking.transaction_id == transaction_id:
+            return booking  # the webhook got there first
+        raise Conflict(ORDER_REFUNDED if booking.refunded_at else ALREADY_PAID)
+    try:
+        intent = payments.verified_intent(booking, transaction_id)
+    except payments.PaymentRejected:
+        if booking.state == Booking.State.EXPIRED:
+            raise Conflict(ORDER_EXPIRED) from None
+        raise
+    outcome = booking_settle_payment(booking_id=booking.pk, intent_id=intent.id)
+    if outcome == Settled.REFUNDED:
+        raise Conflict(PAYMENT_REFUNDED)
+    booking.refresh_from_db()
+    return booking
+
+
+@transaction.atomic
+def booking_settle_payment(*, booking_id: int | None, intent_id: str) -> str:
+    """Record a PaymentIntent that succeeded (checked by the caller) for order `booking_id`;
+    what became of it (Settled): PAID, ALREADY_PAID or REFUNDED.
+
+    No shopper is charged for nothing: a payment for an order that no longer exists, or a
+    second payment of a paid order, is refunded in full; a payment for an order whose hold
+    lapsed takes its stock again when enough is left, else it is refunded in full and the
+    order is refunded. Refunds happen at Stripe before anything is committed here.
+    """
+    locked = booking_locked(booking_id)
+    if locked is None:
+        payments.refund_intent(intent_id, booking_id=booking_id)
+        return Settled.REFUNDED
+    return settle_locked(locked, intent_id=intent_id)
+
+
+@transaction.atomic
+def booking_mark_paid(*, booking_id: int, transaction_id: str) -> bool:
+    """Record a verified payment of an unpaid order, once: True when the order is now paid;
+    False when it was already paid or is gone (nothing is refunded here: the webhook and the
+    PATCH settle those through booking_settle_payment), or when the payment came after the
+    hold lapsed and its stock is gone (then it is refunded in full)."""
+    locked = booking_locked(booking_id)
+    if locked is None or locked.paid:
+        return False
+    return settle_locked(locked, intent_id=transaction_id) == Settled.PAID
+
+
+def booking_record_payment_failure(*, booking: Booking, message: str) -> None:
+    """Keep what Stripe said about a failed payment (shown in Django admin only)."""
+    booking.payment_error = message[:500]
+    booking.save(update_fields=["payment_error"])
+
+
+def settle_locked(locked: Booking, *, intent_id: str) -> str:
+    """booking_settle_payment on the order's locked row."""
+    if locked.paid:
+        if locked.transaction_id == intent_id:
+            return Settled.ALREADY_PAID
+        payments.refund_intent(intent_id, booking_id=locked.pk)  # paid twice
+        return Settled.REFUNDED
+    if locked.released_at and not _stock_taken_again(locked):
+        refund_id = payments.refund_intent(intent_id, booking_id=locked.pk)
+        _record_payment(locked, transaction_id=intent_id)
+        record_refund(locked, refund_id=refund_id)
+        return Settled.REFUNDED
+    _record_payment(locked, transaction_id=intent_id)
+    run_after_commit(tasks.send_booking_paid, booking_id=locked.pk)
+    run_after_commit(tasks.send_booking_paid_to_admins, booking_id=locked.pk)
+    return Settled.PAID
+
+
+def _stock_taken_again(locked: Booking) -> bool:
+    """Reserve an expired order's units again; False when the part is gone or short."""
+    if not locked.part_id:
+        return False
+    try:
+        with transaction.atomic():
+            stock_reserve(
+                part_id=locked.part_id,
+                quantity=locked.quantity,
+                order_id=locked.pk,
+                note="Paid after its hold lapsed",
+            )
+    except (Conflict, Part.DoesNotExist):
+        return False
+    locked.released_at = None
+    locked.save(update_fields=["released_at"])
+    return True
+
+
+def _record_payment(locked: Booking, *, transaction_id: str) -> None:
+    locked.paid = True
+    locked.paid_at = timezone.now()
+    locked.transaction_id = transaction_id
+    locked.payment_intent_id = transaction_id
+    locked.payment_error = ""
+    locked.save(
+        update_fields=["paid", "paid_at", "transaction_id", "payment_intent_id", "payment_error"]
+    )
+    orders_changed()

@@ -1,0 +1,72 @@
+"""Refunds: in full, at Stripe first, then recorded here; the stock goes back unless the order
+shipped."""
+
+from django.db import transaction
+from django.utils import timezone
+
+from catalog.stock import stock_release
+from core.background import run_after_commit
+from core.errors import Conflict, NotFound
+
+from .. import payments, tasks
+from ..models import Booking
+from .common import ORDER_GONE, ORDER_REFUNDED, booking_locked, orders_changed
+
+REFUND_UNPAID = "This order is not paid, so there is nothing to refund"
+
+
+@transaction.atomic
+def booking_refund(*, booking: Booking, outside_stripe: bool = False) -> Booking:
+    """Refund a paid order in full: at Stripe first (ProviderError, 502, when it fails:
+    nothing changes), then the order is refunded and its stock goes back unless it shipped.
+    Conflict when the order is unpaid or already refunded; `booking` is refreshed.
+
+    `outside_stripe=True` records a refund whose money went back some other way (no card was
+    charged through Stripe: the demo data); it never calls Stripe.
+    """
+    locked = booking_locked(booking.pk)
+    if locked is None:
+        raise NotFound(ORDER_GONE)
+    if locked.refunded_at:
+        raise Conflict(ORDER_REFUNDED)
+    if not locked.paid:
+        raise Conflict(REFUND_UNPAID)
+    refund_id = ""
+    if not outside_stripe:
+        refund_id = payments.refund_intent(locked.transaction_id, booking_id=locked.pk)
+    record_refund(locked, refund_id=refund_id)
+    booking.refresh_from_db()
+    return booking
+
+
+@transaction.atomic
+def booking_mark_refunded(*, transaction_id: str, refund_id: str = "") -> bool:
+    """Stripe says the payment `transaction_id` was refunded in full (e.g. from its
+    dashboard): the order is refunded, once; False when already so or there is no such paid
+    order."""
+    if not transaction_id:
+        return False
+    locked = (
+        Booking.objects.select_for_update().filter(paid=True, transaction_id=transaction_id).first()
+    )
+    if locked is None or locked.refunded_at:
+        return False
+    record_refund(locked, refund_id=refund_id)
+    return True
+
+
+def record_refund(locked: Booking, *, refund_id: str) -> None:
+    """The order (its row locked) is refunded; its stock goes back unless it shipped or is
+    back already."""
+    if locked.part_id and not locked.status and not locked.released_at:
+        stock_release(
+            part_id=locked.part_id,
+            quantity=locked.quantity,
+            order_id=locked.pk,
+            note="Order refunded",
+        )
+    locked.refunded_at = timezone.now()
+    locked.refund_id = refund_id
+    locked.save(update_fields=["refunded_at", "refund_id"])
+    orders_changed()
+    run_after_commit(tasks.send_booking_refunded, booking_id=locked.pk)

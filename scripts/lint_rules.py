@@ -1,0 +1,220 @@
+"""The project's own lint rules, run by `make lint` (ruff and import-linter check the rest).
+
+- shadowed-builtin: no template tag library of the project registers a tag or filter under the
+  name of one of Django's own (`url`, `include`, `date`, `static`, …), and no library given to
+  TEMPLATES' "builtins" does: a template would silently run something else than Django's.
+- private-import, private-override, private-attribute: no private internals (`_name`) of Django,
+  DRF, allauth or simplejwt are imported, overridden or reached into; they change without
+  notice between releases. Django documents `_meta`, `Model._state` and `Manager._db` (used in
+  its own examples): those are public, as are namedtuples' `_replace`, `_asdict`, `_fields`.
+- model-bypass: no model instance built without its constructor (`Model.__new__`) or filled
+  through `__dict__.update`.
+  (These two kinds of rules: scripts/lint_privates.py.)
+
+Violations named in scripts/lint_rules_allowed.txt ("path: rule: name  # why") are reported
+as allowed; an entry that matches nothing fails the run, so the list only shrinks.
+
+    python -m scripts.lint_rules [paths …]     (default: the whole project)
+"""
+
+import ast
+import importlib
+import pkgutil
+import sys
+from collections.abc import Iterator
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+from scripts.lint_privates import PrivateUse, module_source, project_privates
+
+ROOT = Path(__file__).resolve().parent.parent
+ALLOWED_FILE = ROOT / "scripts" / "lint_rules_allowed.txt"
+SKIPPED_DIRS = {".venv", "node_modules", "migrations", "static", "staticfiles", ".git"}
+SETTINGS = ROOT / "shop" / "settings"
+
+
+@dataclass(frozen=True, order=True)
+class Finding:
+    path: str
+    line: int
+    rule: str
+    name: str
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.path}:{self.line}: {self.rule}: {self.message}"
+
+
+# --- Django's template names ---------------------------------------------------------------
+
+
+@cache
+def django_template_names() -> frozenset[str]:
+    """Every tag and filter of Django's built-in libraries and of django.templatetags."""
+    from django.template.engine import Engine
+    from django.templatetags import __path__ as templatetags_path
+
+    modules = [*Engine.default_builtins]
+    modules += [f"django.templatetags.{m.name}" for m in pkgutil.iter_modules(templatetags_path)]
+    names = set()
+    for module in modules:
+        library = importlib.import_module(module).register
+        names |= set(library.tags) | set(library.filters)
+    return frozenset(names)
+
+
+def registered_names(tree: ast.Module) -> Iterator[tuple[str, int]]:
+    """(name, line) of each tag or filter a library registers: `@register.tag`,
+    `@register.filter("name")`, `@register.simple_tag(name="name")`, `register.tag("name", f)`."""
+    libraries = {
+        target.id
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Assign) and ast.unparse(node.value).endswith("Library()")
+        for target in node.targets
+        if isinstance(target, ast.Name)
+    }
+
+    def on_library(expr: ast.expr) -> bool:
+        func = expr.func if isinstance(expr, ast.Call) else expr
+        return (
+            isinstance(func, ast.Attribute)
+            and isinstance(func.value, ast.Name)
+            and func.value.id in libraries
+        )
+
+    def given_name(call: ast.Call) -> str | None:
+        for keyword in call.keywords:
+            if keyword.arg == "name" and isinstance(keyword.value, ast.Constant):
+                return keyword.value.value
+        first = call.args[0] if call.args else None
+        if isinstance(first, ast.Constant) and isinstance(first.value, str):
+            return first.value
+        return None
+
+    for node in ast.walk(tree):
+        if isinstance(node, ast.FunctionDef | ast.ClassDef):
+            for decorator in node.decorator_list:
+                if on_library(decorator):
+                    call = decorator if isinstance(decorator, ast.Call) else None
+                    yield (call and given_name(call)) or node.name, node.lineno
+        elif isinstance(node, ast.Expr) and isinstance(node.value, ast.Call):
+            name = given_name(node.value) if on_library(node.value) else None
+            if name:
+                yield name, node.lineno
+
+
+def shadowed_builtins(path: str, tree: ast.Module) -> Iterator[Finding]:
+    for name, line in registered_names(tree):
+        if name in django_template_names():
+            message = f"the library registers `{name}`, the name of one of Django's own"
+            yield Finding(path, line, "shadowed-builtin", name, message)
+
+
+def template_builtins(
+    path: str, tree: ast.Module, checked: dict[str, ast.Module]
+) -> Iterator[Finding]:
+    """TEMPLATES' "builtins" libraries (a dict key in the settings) that redefine Django's; a
+    library is read from the files being checked, else from its own file."""
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Dict):
+            continue
+        for key, value in zip(node.keys, node.values, strict=True):
+            if isinstance(key, ast.Constant) and key.value == "builtins":
+                for module in ast.literal_eval(value):
+                    source = checked.get(module) or module_source(module)
+                    names = [n for n, _ in registered_names(source)] if source else []
+                    for name in sorted(set(names) & django_template_names()):
+                        message = f'TEMPLATES "builtins" loads {module}, which redefines `{name}`'
+                        yield Finding(path, key.lineno, "shadowed-builtin", name, message)
+
+
+# --- Running ---------------------------------------------------------------------------------
+
+
+def is_test(path: str) -> bool:
+    parts = Path(path).parts
+    return "tests" in parts or parts[-1].startswith("test_") or parts[-1] == "conftest.py"
+
+
+def project_files(paths: list[Path]) -> list[Path]:
+    files = []
+    for path in paths:
+        candidates = [path] if path.is_file() else sorted(path.rglob("*.py"))
+        for candidate in candidates:
+            parts = (
+                set(candidate.relative_to(ROOT).parts) if candidate.is_relative_to(ROOT) else set()
+            )
+            if candidate.suffix == ".py" and not parts & SKIPPED_DIRS:
+                files.append(candidate)
+    return files
+
+
+def module_name(path: Path) -> str:
+    """core/api.py -> core.api; core/__init__.py -> core (a path relative to the project)."""
+    relative = path.with_suffix("")
+    parts = relative.parts[:-1] if relative.name == "__init__" else relative.parts
+    return ".".join(parts)
+
+
+def check_sources(sources: dict[str, str]) -> list[Finding]:
+    """Findings for {relative path: source}; the project's own private names come from these."""
+    trees = {path: ast.parse(text, path) for path, text in sources.items()}
+    modules = {module_name(Path(path)): tree for path, tree in trees.items()}
+    own = project_privates(list(trees.values()))
+    findings = []
+    for path, tree in trees.items():
+        if "templatetags" in Path(path).parts:
+            findings += shadowed_builtins(path, tree)
+        if Path(path).parent == SETTINGS.relative_to(ROOT):
+            findings += template_builtins(path, tree, modules)
+        visitor = PrivateUse(path, module_name(Path(path)), tree, own, is_test=is_test(path))
+        visitor.visit(tree)
+        findings += [Finding(path, *finding) for finding in visitor.findings]
+    return sorted(findings)
+
+
+def read_allowed(text: str) -> dict[tuple[str, str, str], str]:
+    """{(path, rule, name): why} from lines "path: rule: name  # why"."""
+    allowed = {}
+    for line in text.splitlines():
+        entry, _, why = line.partition("#")
+        if entry.strip():  # a line that is only a comment explains the entries below it
+            path, rule, name = (part.strip() for part in entry.split(":", 2))
+            allowed[(path, rule, name)] = why.strip()
+    return allowed
+
+
+def judge(
+    findings: list[Finding], allowed: dict[tuple[str, str, str], str], *, whole: bool
+) -> tuple[list[str], list[str]]:
+    """(problems, allowed findings): a finding not allowed is a problem, and so is, on a run
+    over the whole project, an allowed entry that matches nothing."""
+    problems, passed, used = [], [], set()
+    for finding in findings:
+        key = (finding.path, finding.rule, finding.name)
+        if key in allowed:
+            used.add(key)
+            passed.append(f"allowed: {finding}")
+        else:
+            problems.append(str(finding))
+    if whole:  # a partial run cannot tell a stale entry
+        for key in sorted(set(allowed) - used):
+            name = ALLOWED_FILE.relative_to(ROOT)
+            problems.append(f"{name}: {': '.join(key)} matches nothing any more: remove it")
+    return problems, passed
+
+
+def main(argv: list[str]) -> int:
+    paths = [ROOT / arg for arg in argv] or [ROOT]
+    files = project_files(paths)
+    findings = check_sources({str(f.relative_to(ROOT)): f.read_text() for f in files})
+    allowed = read_allowed(ALLOWED_FILE.read_text() if ALLOWED_FILE.exists() else "")
+    problems, passed = judge(findings, allowed, whole=not argv)
+    print(*passed, *problems, sep="\n")
+    print(f"lint_rules: {len(problems)} problem(s), {len(passed)} allowed (scripts/lint_rules.py)")
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,67 @@
+"""The JSON API: DRF, its abuse limits (throttles), tokens (simplejwt) and the OpenAPI schema."""
+
+from datetime import timedelta
+
+from .base import DEBUG, SECRET_KEY, SHOP_NAME, env
+from .security import TRUSTED_PROXY_COUNT
+
+REST_FRAMEWORK = {
+    "DEFAULT_AUTHENTICATION_CLASSES": [
+        # simplejwt's, plus revoked token families (accounts/tokens.py)
+        "accounts.authentication.ShopJWTAuthentication",
+        "rest_framework.authentication.SessionAuthentication",
+    ],
+    "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.AllowAny"],
+    "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
+    # DRF's JSON parser, refusing bodies over 2 MB or nested deeper than 50 levels (400).
+    "DEFAULT_PARSER_CLASSES": ["core.parsers.ShopJSONParser"],
+    "DEFAULT_SCHEMA_CLASS": "core.throttles.ThrottledAutoSchema",
+    "EXCEPTION_HANDLER": "core.api.exception_handler",
+    "COERCE_DECIMAL_TO_STRING": False,
+    "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
+    # Abuse limits of the API (each app's throttles.py; counted in the cache): per client IP for
+    # sign-up and tokens, per user for placing orders and posting reviews. A tripped limit answers 429.
+    "DEFAULT_THROTTLE_RATES": {
+        "signup": env.str("THROTTLE_SIGNUP", default="20/minute"),
+        "token": env.str("THROTTLE_TOKEN", default="30/minute"),
+        "token_refresh": env.str("THROTTLE_TOKEN_REFRESH", default="60/minute"),
+        "login_failed": env.str("THROTTLE_LOGIN_FAILED", default="10/minute"),
+        # per e-mail and client address: others' failures never lock the owner out
+        "login_failed_account": env.str("THROTTLE_LOGIN_FAILED_ACCOUNT", default="20/hour"),
+        "orders": env.str("THROTTLE_ORDERS", default="30/minute"),
+        "reviews": env.str("THROTTLE_REVIEWS", default="5/hour"),
+        # Calls that reach Stripe (create-payment-intent, the payment PATCH), per user.
+        "payments": env.str("THROTTLE_PAYMENTS", default="20/minute"),
+    },
+    "NUM_PROXIES": TRUSTED_PROXY_COUNT,
+}
+if DEBUG:
+    REST_FRAMEWORK["DEFAULT_RENDERER_CLASSES"].append(
+        "rest_framework.renderers.BrowsableAPIRenderer"
+    )
+
+# Tokens (docs/api.md, "Tokens"; accounts/tokens.py): access tokens live 15 minutes,
+# refresh tokens 7 days and are used once (rotated, the used one blacklisted); a changed
+# password makes every earlier token answer 401 (CHECK_REVOKE_TOKEN), as do revoked families.
+SIMPLE_JWT = {
+    "ACCESS_TOKEN_LIFETIME": timedelta(minutes=15),
+    "REFRESH_TOKEN_LIFETIME": timedelta(days=7),
+    "ROTATE_REFRESH_TOKENS": True,
+    "BLACKLIST_AFTER_ROTATION": True,
+    "CHECK_REVOKE_TOKEN": True,
+    "AUTH_HEADER_TYPES": ("Bearer",),
+    "USER_ID_FIELD": "id",
+    "SIGNING_KEY": SECRET_KEY,
+}
+
+SPECTACULAR_SETTINGS = {
+    "TITLE": f"{SHOP_NAME} API",
+    "DESCRIPTION": "Parts, orders, reviews and accounts of the motorcycle-parts shop.",
+    "VERSION": "1.0.0",
+    "SERVE_INCLUDE_SCHEMA": False,
+    "COMPONENT_SPLIT_REQUEST": True,
+    "PREPROCESSING_HOOKS": ["core.api.drop_trailing_slash_duplicates"],
+    # Swagger UI from our own static files (drf-spectacular-sidecar), not a CDN: see core/csp.py.
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+}

@@ -1,0 +1,27 @@
+"""Orders: card payments (Stripe), how long an unpaid order holds stock, and how much one
+account may hold."""
+
+from django.core.exceptions import ImproperlyConfigured
+
+from .base import env
+
+STRIPE_SECRET_KEY = env.str("STRIPE_SECRET_KEY", default="")
+STRIPE_PUBLISHABLE_KEY = env.str("STRIPE_PUBLISHABLE_KEY", default="")
+STRIPE_WEBHOOK_SECRET = env.str("STRIPE_WEBHOOK_SECRET", default="")
+STRIPE_API_BASE = env.str("STRIPE_API_BASE", default="")
+STRIPE_JS_URL = env.str("STRIPE_JS_URL", default="https://js.stripe.com/v3/")
+
+# How long an unpaid order holds its stock, and how many unpaid, unexpired orders one
+# account may have at once (one account must never freeze the catalogue).
+ORDER_HOLD_SECONDS = env.int("ORDER_HOLD_SECONDS", default=1800)
+MAX_UNPAID_ORDERS = env.int("MAX_UNPAID_ORDERS", default=5)
+# The share of a part's stock (shelf + what the account holds) one account may hold unpaid.
+try:
+    MAX_HELD_SHARE = env.float("MAX_HELD_SHARE", default=0.5)
+except ValueError:
+    MAX_HELD_SHARE = None
+if MAX_HELD_SHARE is None or not 0 < MAX_HELD_SHARE <= 1:
+    raise ImproperlyConfigured(
+        "MAX_HELD_SHARE must be a number above 0 and at most 1 (a share of a part's stock, "
+        f"e.g. 0.5), not {env.str('MAX_HELD_SHARE')!r}."
+    )
