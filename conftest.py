@@ -1,12 +1,13 @@
 """Fixtures shared by every app's tests: API clients for each kind of caller."""
 
 import pytest
-from django.core.cache import cache
+from django.conf import settings
+from django.core.cache import caches
 from rest_framework.test import APIClient
 from rest_framework_simplejwt.tokens import RefreshToken
 
 from accounts.tests.factories import AdminFactory, UserFactory
-from core import background, versioned_cache
+from core import background
 from tests import stripe_fake
 from tests.smtp_fake import SMTPServer
 from tests.stripe_fake import FakeStripe
@@ -94,10 +95,11 @@ def background_work_finishes():
 
 @pytest.fixture(autouse=True)
 def clear_cache():
-    """Rate-limit counters and cached fragments must not leak from one test to the next."""
+    """Rate-limit counters, kept pages and fragments must not leak from one test to the next:
+    every cache is emptied, the shared one and this process's ("local", "pages")."""
     yield
-    cache.clear()
-    versioned_cache.local.clear()
+    for alias in settings.CACHES:
+        caches[alias].clear()
 
 
 @pytest.fixture

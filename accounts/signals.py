@@ -5,7 +5,7 @@ Signing out: Django sends user_logged_out (allauth's sign-out too) before the se
 flushed; the API tokens that session handed out are revoked.
 
 A changed user makes the pages kept for its sessions stale (the "accounts" version that
-core.personal_pages checks). Unlike orders and reviews, users are changed by code that never
+core.caching.pages checks). Unlike orders and reviews, users are changed by code that never
 calls this project's services, so here the model's own save is the single hook rather than
 each service:
 
@@ -25,8 +25,8 @@ from django.contrib.auth.signals import user_logged_out
 from django.db.models.signals import post_delete, post_save
 from django.dispatch import receiver
 
-from core.personal_pages import ACCOUNTS
-from core.versioned_cache import invalidate
+from core.caching import versions
+from core.caching.pages import ACCOUNTS
 
 from . import services
 from .models import User
@@ -47,4 +47,4 @@ def revoke_session_tokens(sender, request, user, **kwargs):
 def user_changed(sender, update_fields=None, **kwargs):
     """A name, a password, the admin flag, the active flag or the account itself changed."""
     if update_fields is None or not set(update_fields) <= NOT_SHOWN:
-        invalidate(ACCOUNTS)
+        versions.bump(ACCOUNTS)

@@ -37,6 +37,7 @@ class Page:
     who: str  # "visitor" or "user" (the demo shopper, by session cookie or token)
     paths: Callable[[], Iterator[str]]  # the path of each request, in turn
     method: str = "GET"
+    after_a_write: bool = False  # each request after a stock change of the page's first part
 
 
 def one(path: str) -> Callable[[], Iterator[str]]:
@@ -56,6 +57,7 @@ def pages(part_id: int, order_id: int) -> list[Page]:
     return [
         Page("home", "visitor", one("/")),
         Page("allparts", "visitor", one("/allparts")),
+        Page("allparts-written", "visitor", one("/allparts"), after_a_write=True),
         Page("part", "visitor", one(f"/parts/{part_id}")),
         Page("api-allparts", "visitor", one("/api/allparts")),
         Page("search", "visitor", searches("/allparts?")),
@@ -96,6 +98,17 @@ def sender(page: Page, shop) -> Callable[[], object]:
         def send():
             response = client.post(next(paths), body, "application/json", **auth)
             assert response.status_code == 201, response.content
+    elif page.after_a_write:
+        from catalog.models import Part
+        from catalog.selectors import PARTS, part_version
+        from core.caching import versions
+
+        newest = Part.objects.order_by("-created_at", "-id").first()
+
+        def send():
+            versions.bump(part_version(newest.pk), PARTS)  # what a stock change bumps
+            response = client.get(next(paths))
+            assert response.status_code == 200, (page.name, response.status_code)
     else:
 
         def send():

@@ -1,19 +1,15 @@
 """Parts endpoints: the catalog, one part, adding, editing and deleting parts."""
 
-from functools import partial
-
 from django.http import HttpResponse
 from drf_spectacular.utils import extend_schema
 from rest_framework.exceptions import ValidationError
 from rest_framework.parsers import MultiPartParser
-from rest_framework.renderers import JSONRenderer
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from core.api import created, errors, get_or_404, page_response, with_count
 from core.parsers import ShopJSONParser
 from core.permissions import IsShopAdmin
-from core.versioned_cache import cached, versions
 
 from . import selectors, services, stock
 from .models import Part
@@ -34,15 +30,6 @@ STOCK_BY_PATCH = (
 )
 
 
-def part_list_json() -> bytes:
-    """The whole list's JSON body, kept in the cache until the catalog changes."""
-
-    def render() -> bytes:
-        return JSONRenderer().render(PartOutputSerializer(selectors.part_list(), many=True).data)
-
-    return cached(selectors.CACHE, "api-list", render)
-
-
 # JSON, or multipart/form-data with an `image` file (docs/api.md, "Image uploads").
 PART_PARSERS = [ShopJSONParser, MultiPartParser]
 
@@ -58,9 +45,9 @@ class PartListApi(APIView):
         responses={200: PartOutputSerializer(many=True), **errors(400, 401)},
     )
     def get(self, request):
-        if not request.query_params:  # the plain list, the common read: from the cache
-            return HttpResponse(part_list_json(), content_type="application/json")
-        version = versions(selectors.CACHE)  # before the parts are read: their JSON's key
+        if not request.query_params:  # the plain list (kept whole for visitors: api_urls.py)
+            body = parts_json_body(selectors.part_list())
+            return HttpResponse(body, content_type="application/json")
         search = PartSearchInputSerializer(data=request.query_params)
         search.is_valid(raise_exception=True)
         query = search.part_query()
@@ -68,9 +55,9 @@ class PartListApi(APIView):
             part_search(query),
             PartOutputSerializer,
             search,
-            total=selectors.part_count(version=version) if query.counts_every_part else None,
+            total=selectors.part_count() if query.counts_every_part else None,
             count_in_rows=query.reads_every_match,
-            encode=partial(parts_json_body, version=version),
+            encode=parts_json_body,
         )
 
     @extend_schema(

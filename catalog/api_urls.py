@@ -1,10 +1,10 @@
-from core.page_cache import cache_page_for_visitors
+from core.caching.pages import cache_page_for_visitors
 from core.routing import optional_slash
 
 from . import api, selectors
 
 # The whole list is the same for every visitor: kept whole, like the catalog's pages.
-part_list = cache_page_for_visitors(selectors.CACHE)(api.PartListApi.as_view())
+part_list = cache_page_for_visitors(selectors.CATALOG, selectors.PARTS)(api.PartListApi.as_view())
 
 urlpatterns = [
     *optional_slash("allparts", part_list, "part-list"),

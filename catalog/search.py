@@ -29,7 +29,6 @@ from django.db.models import (
     Value,
     When,
 )
-from django.db.models.base import ModelState
 from django.db.models.expressions import RawSQL
 
 from core.paging import Rows
@@ -189,7 +188,6 @@ _ORDER_COLUMNS = {
     "price": '"catalog_part"."price"',
     "name": '"catalog_part"."name"',
 }
-_CATEGORY = Part._meta.get_field("category")
 
 
 class PartSearch(Rows):
@@ -254,22 +252,9 @@ def _order_by(field: str) -> str:
 
 
 def _part(row: tuple, db: str) -> Part:
-    """A row of PartSearch as the Part (with its category) the QuerySet would have made: its
-    columns set as Model.from_db sets them, without the per-field pass of Model.__init__
-    (a sixth of a page of rows); the fields not read are deferred, loaded if ever asked for."""
+    """A row of PartSearch as the Part (with its category) the QuerySet would have made."""
     split, end = len(_PART_COLUMNS), len(_PART_COLUMNS) + len(_CATEGORY_COLUMNS)
-    part = _loaded(Part, _PART_COLUMNS, row[:split], db)
-    category = None
+    part = Part.from_db(db, _PART_COLUMNS, row[:split])
     if row[split] is not None:
-        category = _loaded(Category, _CATEGORY_COLUMNS, row[split:end], db)
-    _CATEGORY.set_cached_value(part, category)
+        part.category = Category.from_db(db, _CATEGORY_COLUMNS, row[split:end])
     return part
-
-
-def _loaded(model, columns: tuple[str, ...], values: tuple, db: str):
-    instance = model.__new__(model)
-    instance.__dict__.update(zip(columns, values, strict=True))
-    instance._state = ModelState()
-    instance._state.adding = False
-    instance._state.db = db
-    return instance

@@ -3,13 +3,35 @@
 from django.core.paginator import Paginator
 from django.db.models import Count, F, QuerySet
 
+from core.caching import versions
 from core.paging import ListPage, page_number
 from core.paging import page_of as _page_of
-from core.versioned_cache import cached
 
 from .models import Category, Part, StockMovement
 
-CACHE = "catalog"  # made stale by every write: catalog.services and catalog.stock
+# What is kept in the cache, and the writes that make it stale (catalog.services, catalog.stock
+# bump these versions; docs/features.md, "Caching"):
+# - CATALOG: which parts there are, in which categories, and what sorts them: bumped when a part
+#   is added or deleted, renamed, re-priced or re-categorised, and by every change of a category.
+#   The part count and the categories with their counts are kept under it.
+# - PARTS: bumped by every change of any part, its stock included. The pages that list parts
+#   (/, /allparts, GET /api/allparts) are kept whole under CATALOG and PARTS; after a change
+#   they are put together again from the cards and JSON kept per part (by what each shows).
+# - PART: one part's, bumped by every change of that part, and CATEGORIES, by every change of
+#   a category: a part's own page (which names its category) is kept under both.
+# A stock change or a part's edit therefore bumps that PART and PARTS (and CATALOG for a new
+# name, price or category): its page, and the lists re-made from kept cards; no other part's
+# page or card.
+CATALOG = "catalog"
+PARTS = "parts"
+PART = "part:{pk}"
+CATEGORIES = "categories"
+
+
+def part_version(pk: int) -> str:
+    """The name of one part's version."""
+    return PART.format(pk=pk)
+
 
 PART_LIST_FIELDS = (
     "id",
@@ -22,6 +44,7 @@ PART_LIST_FIELDS = (
     "category__slug",
     "category__name",
 )
+CARD_FIELDS = PART_LIST_FIELDS[:7]  # what a card shows (no category)
 PARTS_PER_PAGE = 24
 
 
@@ -33,6 +56,10 @@ def _parts_newest_first() -> QuerySet[Part]:
     )
 
 
+def _cards_newest_first() -> QuerySet[Part]:
+    return Part.objects.only(*CARD_FIELDS).order_by("-created_at", "-id")
+
+
 def part_list(*, limit: int | None = None, offset: int = 0) -> QuerySet[Part]:
     """Parts, newest first; a slice when limit is given."""
     parts = _parts_newest_first()
@@ -42,33 +69,34 @@ def part_list(*, limit: int | None = None, offset: int = 0) -> QuerySet[Part]:
 
 
 def part_count(*, version: str | None = None) -> int:
-    """How many parts there are, from the cache until the catalog changes (`version`: the
-    catalog's, when the caller has just read it)."""
-    return cached(CACHE, "count", Part.objects.count, version=version)
+    """How many parts there are, kept until the catalog changes (`version`: the catalog's,
+    when the caller has just read it)."""
+    return versions.get_or_set(
+        "catalog:part-count", Part.objects.count, names=[CATALOG], version=version
+    )
 
 
-def part_page(*, page: object = 1, per_page: int = PARTS_PER_PAGE) -> ListPage:
-    """One page of part_list's order, from the cache until the catalog changes.
+def part_page(
+    *, page: object = 1, per_page: int = PARTS_PER_PAGE, version: str | None = None
+) -> ListPage:
+    """One page of part_list's order, read as cards show them (the count kept until the
+    catalog changes; `version` as for part_count).
 
     `page` may be anything a query string holds: a value that is not a whole number gives
     the first page, and one out of range the nearest page (first or last).
     """
-    count = part_count()
+    count = part_count(version=version)
     paginator = Paginator(range(count), per_page)  # pages of positions: no rows loaded
     number = page_number(page, last=paginator.num_pages)
-
-    def load() -> ListPage:
-        start = (number - 1) * per_page
-        return ListPage(
-            items=list(_parts_newest_first()[start : start + per_page]),
-            number=number,
-            num_pages=paginator.num_pages,
-            page_range=list(paginator.get_elided_page_range(number, on_each_side=2, on_ends=1)),
-            count=count,
-            per_page=per_page,
-        )
-
-    return cached(CACHE, f"page:{per_page}:{number}", load)
+    start = (number - 1) * per_page
+    return ListPage(
+        items=list(_cards_newest_first()[start : start + per_page]),
+        number=number,
+        num_pages=paginator.num_pages,
+        page_range=list(paginator.get_elided_page_range(number, on_each_side=2, on_ends=1)),
+        count=count,
+        per_page=per_page,
+    )
 
 
 def page_of(
@@ -84,8 +112,8 @@ def page_of(
 
 
 def newest_parts(limit: int) -> list[Part]:
-    """The newest `limit` parts (the home page's), from the cache until the catalog changes."""
-    return cached(CACHE, f"newest:{limit}", lambda: list(part_list(limit=limit)))
+    """The newest `limit` parts as cards show them (the home page's)."""
+    return list(_cards_newest_first()[:limit])
 
 
 def parts_low_on_stock() -> QuerySet[Part]:
@@ -99,24 +127,21 @@ def parts_low_on_stock() -> QuerySet[Part]:
 
 
 def low_stock_parts() -> list[Part]:
-    """parts_low_on_stock, from the cache until the catalog changes (the owner's Overview)."""
-    return cached(CACHE, "low-stock", lambda: list(parts_low_on_stock()))
-
-
-def category_list(*, version: str | None = None) -> list[Category]:
-    """Every category by name, with `count` (its parts), from the cache until the catalog
-    changes (`version`: the catalog's, when the caller has just read it)."""
-    return cached(
-        CACHE,
-        "categories",
-        lambda: list(Category.objects.annotate(count=Count("parts")).order_by("name")),
-        version=version,
+    """parts_low_on_stock, kept until a part changes (the owner's Overview)."""
+    return versions.get_or_set(
+        "catalog:low-stock", lambda: list(parts_low_on_stock()), names=[PARTS]
     )
 
 
-def part_detail(pk: int) -> Part | None:
-    """One part with its category (the part page), or None."""
-    return Part.objects.select_related("category").filter(pk=pk).first()
+def category_list(*, version: str | None = None) -> list[Category]:
+    """Every category by name, with `count` (its parts), kept until the catalog changes
+    (`version`: the catalog's, when the caller has just read it)."""
+    return versions.get_or_set(
+        "catalog:categories",
+        lambda: list(Category.objects.annotate(count=Count("parts")).order_by("name")),
+        names=[CATALOG],
+        version=version,
+    )
 
 
 STOCK_HISTORY_LIMIT = 200

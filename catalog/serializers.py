@@ -1,14 +1,15 @@
 """Part shapes: the API's input rules are also import_parts' rules."""
 
-import functools
+import hashlib
 from decimal import Decimal
 
+from django.core.cache import caches
 from rest_framework import serializers
 from rest_framework.renderers import JSONRenderer
 
 from core.api import PageInputSerializer
+from core.caching.versions import LOCAL
 from core.fields import required
-from core.versioned_cache import LocalMemory
 
 from . import images
 from .models import Category, Part
@@ -61,38 +62,40 @@ class PartOutputSerializer(serializers.ModelSerializer):
         ]
 
 
-_parts_json = LocalMemory(4096)
+def parts_json_body(parts) -> bytes:
+    """The body JSONRenderer writes for PartOutputSerializer(parts, many=True).data: each part's
+    JSON kept in this process ("local") under what it shows (the part's fields and its
+    category's: no write can make it stale), so a list is joined, not written again (the
+    renderer writes a list as its items joined by commas, with no spaces)."""
+    local = caches[LOCAL]
+    keys = [_json_key(part) for part in parts]
+    kept = local.get_many(keys)
+    made = {
+        key: JSONRenderer().render(PartOutputSerializer(part).data)
+        for key, part in zip(keys, parts, strict=True)
+        if key not in kept
+    }
+    local.set_many(made, PART_JSON_SECONDS)
+    return b"[" + b",".join(kept.get(key) or made[key] for key in keys) + b"]"
+
+
 PART_JSON_SECONDS = 300
 
 
-def parts_json(parts, *, version: str | None) -> list:
-    """PartOutputSerializer(parts, many=True).data, each part's written once per part and
-    catalog version in this process (as its card is: catalog/templatetags/part_cards.py). The
-    JSON shows only the part's own fields and its category's, and every write to either makes
-    a new catalog version on every app server; `version` is read before the parts were."""
-    if not version:
-        return PartOutputSerializer(parts, many=True).data
-    return [_kept(part, version)[0] for part in parts]
-
-
-def parts_json_body(parts, *, version: str | None) -> bytes:
-    """JSONRenderer's body of parts_json(parts): each part's JSON kept encoded as well, so a
-    list is joined, not encoded again (the renderer writes a list as its items joined by
-    commas, with no spaces)."""
-    if not version:
-        return JSONRenderer().render(parts_json(parts, version=None))
-    return b"[" + b",".join(_kept(part, version)[1] for part in parts) + b"]"
-
-
-def _kept(part, version: str) -> tuple[dict, bytes]:
-    """The part's JSON and its encoding, made once per part and catalog version."""
-    key = f"{version}:{part.pk}"
-    kept = _parts_json.get(key)
-    if kept is None:
-        data = PartOutputSerializer(part).data
-        kept = (data, JSONRenderer().render(data))
-        _parts_json.set(key, kept, PART_JSON_SECONDS)
-    return kept
+def _json_key(part) -> str:
+    """PartOutputSerializer's fields of `part`, as a key."""
+    category = part.category
+    shown = (
+        part.pk,
+        part.name,
+        part.img,
+        part.description,
+        str(part.price),
+        part.minimum_order_quantity,
+        part.available_quantity,
+        None if category is None else (category.slug, category.name),
+    )
+    return "part-json:" + hashlib.sha256(repr(shown).encode()).hexdigest()
 
 
 class PartImageField(serializers.FileField):
@@ -235,13 +238,6 @@ class PartSearchInputSerializer(PageInputSerializer):
         error_messages={"invalid_choice": SORT_UNKNOWN},
     )
 
-    @property
-    def fields(self):
-        """The declared fields, made and bound once per process (_search_fields): DRF copies
-        every declared field for every serializer, which was most of a search's validation.
-        The same fields check the same way: they keep nothing of a request."""
-        return _search_fields()
-
     def to_internal_value(self, data):
         # An empty price box means no bound (a form submits every field, filled or not).
         data = {k: v for k, v in data.items() if not (k in ("minPrice", "maxPrice") and v == "")}
@@ -257,15 +253,6 @@ class PartSearchInputSerializer(PageInputSerializer):
             in_stock=data.get("inStock", False),
             sort=data.get("sort", ""),
         )
-
-
-@functools.cache
-def _search_fields():
-    """PartSearchInputSerializer's fields as DRF makes them, bound to a serializer of their
-    own that never validates anything (not partial, no context: all these fields ask it)."""
-    rules = type("PartSearchRules", (serializers.Serializer,), {})
-    rules._declared_fields = PartSearchInputSerializer._declared_fields
-    return rules().fields
 
 
 class CategoryCountSerializer(serializers.Serializer):

@@ -1,16 +1,19 @@
-"""Writes to the catalog (stock changes are catalog.stock's). Each write makes the cached
-catalog stale itself: no caller, signal or page has to remember it."""
+"""Writes to the catalog (stock changes are catalog.stock's). Each write makes stale what it
+changed itself (catalog.selectors' versions): no caller, signal or page has to remember it."""
 
 from django.db import transaction
 
-from core.versioned_cache import invalidate
+from core.caching import versions
 
 from . import images, stock
 from .models import Category, Part
-from .selectors import CACHE
+from .selectors import CATALOG, CATEGORIES, PARTS, part_version
 from .signals import part_deleting
 
 STOCK_NOT_HERE = "available_quantity changes only through catalog.stock"
+# A part's fields that decide which lists it is in, and where (sorts and filters): a change
+# of one makes the catalog stale, not only the part.
+LISTED_BY = {"name", "price", "category"}
 
 
 @transaction.atomic
@@ -40,7 +43,7 @@ def part_create(
         description=description,
     )
     stock.stock_initial(part=part, by=by)
-    invalidate(CACHE)
+    versions.bump(part_version(part.pk), PARTS, CATALOG)
     return part
 
 
@@ -57,7 +60,10 @@ def part_update(*, part: Part, image: images.CleanImage | None = None, **fields)
     for field, value in fields.items():
         setattr(part, field, value)
     part.save(update_fields=list(fields))
-    invalidate(CACHE)
+    changed = [part_version(part.pk), PARTS]
+    if LISTED_BY & fields.keys():
+        changed.append(CATALOG)
+    versions.bump(*changed)
     return part
 
 
@@ -67,26 +73,27 @@ def part_delete(*, part: Part) -> None:
     stock movements. Whoever listens to `part_deleting` acts first, in the same transaction:
     a refusal there (e.g. Stripe unreachable) deletes nothing."""
     part_deleting.send(sender=Part, part=part)
+    pk = part.pk
     part.delete()
-    invalidate(CACHE)
+    versions.bump(part_version(pk), PARTS, CATALOG)
 
 
 def category_get_or_create(*, name: str, slug: str) -> Category:
     """The category with this slug, created with `name` when missing."""
     category, created = Category.objects.get_or_create(slug=slug, defaults={"name": name})
     if created:
-        invalidate(CACHE)
+        versions.bump(CATALOG, CATEGORIES)
     return category
 
 
 def category_save(*, category: Category) -> Category:
     """Save a new or changed category (Django admin): part cards show its name."""
     category.save()
-    invalidate(CACHE)
+    versions.bump(CATALOG, CATEGORIES)
     return category
 
 
 def category_delete(*, category: Category) -> None:
     """Delete a category; its parts stay, on no category."""
     category.delete()
-    invalidate(CACHE)
+    versions.bump(CATALOG, CATEGORIES)

@@ -4,20 +4,21 @@ initial stock.
 
 Each change runs in one transaction with the part's row locked (`select_for_update`), checks
 again on the locked row (stock never goes below 0: the database's CheckConstraint backs this),
-writes the new figure, keeps a StockMovement (who, when, why, for which order) and makes the
-cached catalog stale. Callers (orders, admin, the API) never write a part's stock themselves
-and never invalidate the catalog's cache by hand.
+writes the new figure, keeps a StockMovement (who, when, why, for which order) and makes stale
+what shows that part's stock (its page and the lists: catalog.selectors' versions), nothing
+else. Callers (orders, admin, the API) never write a part's stock themselves and never touch
+the cache.
 """
 
 from django.db import transaction
 from django.db.models import F
 
+from core.caching import versions
 from core.errors import Conflict, Rejected
-from core.versioned_cache import invalidate
 from core.wording import counted
 
 from .models import Part, StockMovement
-from .selectors import CACHE
+from .selectors import PARTS, part_version
 
 Reason = StockMovement.Reason
 
@@ -50,7 +51,7 @@ def _move(
     """Apply `change` to the locked `part` and keep it as a movement; the caller checked it."""
     Part.objects.filter(pk=part.pk).update(available_quantity=F("available_quantity") + change)
     part.available_quantity += change
-    invalidate(CACHE)  # every page and answer showing stock
+    versions.bump(part_version(part.pk), PARTS)
     movement = _movement(part, change=change, reason=reason, note=note, order_id=order_id, by=by)
     movement.save()
     return movement
@@ -141,7 +142,7 @@ def stock_release_orders(
         return None
     total = sum(quantity for _, quantity in orders)
     Part.objects.filter(pk=part.pk).update(available_quantity=F("available_quantity") + total)
-    invalidate(CACHE)
+    versions.bump(part_version(part.pk), PARTS)
     movements = []
     for order_id, quantity in orders:
         part.available_quantity += quantity
@@ -175,10 +176,10 @@ def stock_adjust(
 
 
 def stock_initial(*, part: Part, by=None) -> StockMovement | None:
-    """Keep the stock a new part was created with as its first movement (None for 0)."""
+    """Keep the stock a new part was created with as its first movement (None for 0); the new
+    part's service makes the cache stale."""
     if not part.available_quantity:
         return None
-    invalidate(CACHE)
     return StockMovement.objects.create(
         part=part,
         part_name=part.name,

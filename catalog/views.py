@@ -9,17 +9,17 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
 from core.api import get_or_404
+from core.caching import versions
+from core.caching.pages import cache_page_for_visitors
 from core.errors import ShopError
 from core.island_props import island_props
 from core.links import absolute_url
-from core.page_cache import cache_page_for_visitors
 from core.page_forms import handle_form
 from core.page_guards import shop_admin_required
-from core.versioned_cache import versions
 
 from . import selectors, services, stock
 from .models import Part
-from .search import part_search
+from .search import SORT_LABELS, part_search
 from .serializers import (
     PartEditSerializer,
     PartInputSerializer,
@@ -31,12 +31,12 @@ from .serializers import (
 SEARCH_FIELDS = ("q", "category", "minPrice", "maxPrice", "inStock", "sort")
 
 
-@cache_page_for_visitors(selectors.CACHE)
+@cache_page_for_visitors(selectors.CATALOG, selectors.PARTS)
 def allparts(request):
     """All Parts: 24 cards a page (?page=N); newest first, or what the search form asks
     (the same parameters as GET /api/allparts)."""
     number = request.GET.get("page", 1)
-    version = versions(selectors.CACHE)  # before the parts are read: their cards' key
+    version = versions.current(selectors.CATALOG)  # the count's and the categories'
     form = {field: request.GET.get(field, "") for field in SEARCH_FIELDS}  # as the form shows
     search = PartSearchInputSerializer(data=request.GET)
     asked = any(form.values())
@@ -52,22 +52,26 @@ def allparts(request):
             count_in_rows=query.reads_every_match,
         )
     else:
-        page = selectors.part_page(page=number)
+        page = selectors.part_page(page=number, version=version)
     query = request.GET.copy()
     query.pop("page", None)
     context = {
         "page": page,
+        "ellipsis": Paginator.ELLIPSIS,
+        "asked": asked,
         "searching": searching,
         "form": form,
         "errors": search.errors if asked else {},
-        "categories": selectors.category_list(version=version),
-        "query": query.urlencode(),
+        # Read by the template only when the form is not kept (a callable: called there).
+        "categories": partial(selectors.category_list, version=version),
         "catalog_version": version,
+        "sorts": SORT_LABELS,
+        "query": query.urlencode(),
     }
     return render(request, "catalog/allparts.html", context)
 
 
-@cache_page_for_visitors(selectors.CACHE)
+@cache_page_for_visitors(selectors.CATEGORIES, selectors.PART)
 def part(request, pk):
     """A part's public page: details, stock, the way to order it, and its schema.org data."""
     part = get_or_404(Part.objects.select_related("category"), pk)

@@ -1,7 +1,7 @@
 """Absolute links to the shop, always at SITE_URL: the address shoppers reach it at.
 
 Never from the request: its Host and X-Forwarded-* headers say whatever the client sent, and a
-page kept for visitors (core.page_cache) or a mail would carry them to everyone after it. Links
+page kept for visitors (core.caching.pages) or a mail would carry them to everyone after it. Links
 inside pages stay relative; only what must be absolute (structured data, mail) comes from here.
 """
 

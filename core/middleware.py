@@ -14,7 +14,7 @@ from django.template.loader import render_to_string
 from django.urls import get_resolver
 from django.utils.cache import get_max_age, patch_cache_control
 
-from .page_cache import MESSAGES_COOKIE
+from .caching.pages import MESSAGES_COOKIE
 
 logger = logging.getLogger(__name__)
 
@@ -183,8 +183,8 @@ class PrivateAnswerMiddleware:
     shared cache keeps it, no browser writes it to disk.
 
     Put it right after SecurityMiddleware, before the page caches: a page served from a
-    session's own cache (core.personal_pages) gets it too, and a page kept for visitors
-    (core.page_cache: no session, no Authorization header, no cookie set) keeps what it had.
+    session's own cache (core.caching.pages) gets it too, and a page kept for visitors
+    (core.caching.pages: no session, no Authorization header, no cookie set) keeps what it had.
     The rule reads only the request's headers and the response, never the session: deciding
     costs no round trip.
     """

@@ -8,8 +8,8 @@ from collections.abc import Iterator
 from django.db.models import Q, QuerySet
 from django.utils import timezone
 
+from core.caching import versions
 from core.paging import ListPage, page_of
-from core.versioned_cache import cached
 
 from .models import Booking
 
@@ -69,11 +69,11 @@ def booking_count(*, state: str = "", q: str = "") -> int:
     """How many orders booking_search finds, from the cache until an order changes (at most
     FRESH_SECONDS): counting 100,000 orders costs more than reading a page of them."""
     digest = hashlib.sha256(q.strip().encode()).hexdigest()[:24]
-    return cached(
-        CACHE,
-        f"count:{state}:{digest}",
+    return versions.get_or_set(
+        f"orders:count:{state}:{digest}",
         lambda: booking_search(state=state, q=q).count(),
         FRESH_SECONDS,
+        names=[CACHE],
     )
 
 

@@ -10,7 +10,7 @@ from django.db.models.functions import TruncDate
 from django.utils import timezone
 
 from catalog.selectors import low_stock_parts
-from core.versioned_cache import cached
+from core.caching import versions
 
 from .models import Booking
 from .selectors import CACHE, FRESH_SECONDS
@@ -23,8 +23,11 @@ def shop_stats(*, days: int, today: date | None = None) -> dict:
     by state, the best-selling parts by revenue, and the parts low on stock."""
     if today is None:
         today = timezone.localdate()
-        figures = cached(
-            CACHE, f"stats:{days}:{today}", lambda: _order_figures(days, today), FRESH_SECONDS
+        figures = versions.get_or_set(
+            f"orders:stats:{days}:{today}",
+            lambda: _order_figures(days, today),
+            FRESH_SECONDS,
+            names=[CACHE],
         )
     else:
         figures = _order_figures(days, today)

@@ -1,7 +1,6 @@
 """Order pages: My Order, the owner's Overview and Manage Orders (admin), the payment page."""
 
 import math
-import time
 
 from django.conf import settings
 from django.contrib.auth.decorators import login_required
@@ -10,15 +9,13 @@ from django.http import QueryDict
 from django.shortcuts import render
 from django.urls import reverse
 from django.utils import timezone
-from django.utils.html import json_script
-from django.utils.safestring import mark_safe
 
-from catalog.selectors import CACHE as CATALOG
+from catalog.selectors import CATALOG
 from core.api import get_or_404
+from core.caching.pages import cache_page_per_session, keep_page_for
+from core.caching.versions import TIMEOUT
 from core.island_props import island_props
 from core.page_guards import shop_admin_required
-from core.personal_pages import cache_page_per_session, keep_page_for
-from core.versioned_cache import TIMEOUT, keep, recall, versions
 
 from . import payments, selectors
 from .models import Booking
@@ -89,25 +86,6 @@ def order_page(request, pk):
     return render(request, "dashboard/order.html", context)
 
 
-def my_orders_script(user) -> tuple[str, float]:
-    """My Order's island props as the page writes them (`json_script` of orders_props), and
-    until when (a time.time() value) they hold. Kept per user: under the versions of all
-    orders and of the catalog (any order saved or deleted, or a part deleted, which unlinks
-    its orders, gives a new key on every app server), and no longer than until the first
-    unpaid hold among them lapses (its state turns to expired with no write)."""
-    version = versions(selectors.CACHE, CATALOG)  # before the rows: a change after it bumps
-    key = f"my-orders-until:{user.pk}:{version}:{payments.is_configured()}"
-    kept = recall(key) if version else None
-    if kept is None:
-        bookings = list(selectors.booking_list_of(user=user))
-        timeout = seconds_until_a_hold_lapses(bookings)
-        kept = (str(json_script(orders_props(bookings))), time.time() + timeout)
-        if version and timeout > 0:
-            keep(key, kept, timeout)
-    script, holds_until = kept
-    return mark_safe(script), holds_until
-
-
 def seconds_until_a_hold_lapses(bookings) -> int:
     """Whole seconds (rounded down, at most TIMEOUT) before the first unpaid hold among
     `bookings` lapses and its state changes with time alone."""
@@ -122,9 +100,9 @@ def seconds_until_a_hold_lapses(bookings) -> int:
 @cache_page_per_session(selectors.CACHE, CATALOG)
 def my_orders(request):
     """My Order: the signed-in user's orders (the same list as GET /api/booking?email=…)."""
-    script, holds_until = my_orders_script(request.user)
-    keep_page_for(request, holds_until - time.time())
-    return render(request, "dashboard/myorder.html", {"props_script": script})
+    bookings = list(selectors.booking_list_of(user=request.user))
+    keep_page_for(request, seconds_until_a_hold_lapses(bookings))
+    return render(request, "dashboard/myorder.html", {"props": orders_props(bookings)})
 
 
 @shop_admin_required

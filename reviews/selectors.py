@@ -2,11 +2,11 @@
 
 from django.db.models import QuerySet
 
-from core.versioned_cache import cached
+from core.caching import versions
 
 from .models import Review
 
-CACHE = "reviews"  # made stale by every service in reviews.services
+REVIEWS = "reviews"  # a version bumped by every change of a review (reviews.services)
 
 REVIEW_LIST_FIELDS = ("id", "name", "review", "ratings", "created_at")
 
@@ -21,5 +21,7 @@ def review_list(*, limit: int | None = None, offset: int = 0) -> QuerySet[Review
 
 
 def newest_reviews(limit: int) -> list[Review]:
-    """The newest `limit` reviews (the home page's), from the cache until reviews change."""
-    return cached(CACHE, f"newest:{limit}", lambda: list(review_list(limit=limit)))
+    """The newest `limit` reviews (the home page's), kept until reviews change."""
+    return versions.get_or_set(
+        f"reviews:newest:{limit}", lambda: list(review_list(limit=limit)), names=[REVIEWS]
+    )

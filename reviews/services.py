@@ -4,10 +4,10 @@ admin's forms and actions come through here too."""
 from django.core.exceptions import ValidationError
 from django.db.models import QuerySet
 
-from core.versioned_cache import invalidate
+from core.caching import versions
 
 from .models import Review
-from .selectors import CACHE
+from .selectors import REVIEWS
 
 NAME_REQUIRED = "Name is required"
 
@@ -24,14 +24,14 @@ def review_create(*, user, review: str, ratings: int, name: str | None = "") -> 
     created = Review.objects.create(
         user=user, name=name or user.get_short_name(), review=review, ratings=ratings
     )
-    invalidate(CACHE)
+    versions.bump(REVIEWS)
     return created
 
 
 def review_save(*, review: Review) -> Review:
     """Store a review written or edited by hand in Django admin."""
     review.save()
-    invalidate(CACHE)
+    versions.bump(REVIEWS)
     return review
 
 
@@ -39,7 +39,7 @@ def review_set_hidden(*, reviews: QuerySet[Review], hidden: bool) -> int:
     """Hide reviews from the shop (or show them again); how many changed."""
     changed = reviews.exclude(hidden=hidden).update(hidden=hidden)
     if changed:
-        invalidate(CACHE)
+        versions.bump(REVIEWS)
     return changed
 
 
@@ -47,5 +47,5 @@ def review_delete(*, reviews: QuerySet[Review]) -> int:
     """Delete reviews for good (hiding keeps them on record); how many were."""
     deleted, _ = reviews.delete()
     if deleted:
-        invalidate(CACHE)
+        versions.bump(REVIEWS)
     return deleted

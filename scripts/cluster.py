@@ -123,7 +123,9 @@ def prepare(
 
 def shared_state_problems() -> list[str]:
     """What, under the settings this environment gives, would live in one app server's memory
-    (or disk): a local-memory or file cache, file sessions. Several app servers need none."""
+    (or disk): a local-memory or file cache, file sessions. Several app servers need none.
+    The process's copies of values kept under versions ("local", "pages": core/caching) are
+    no such state: their keys name versions read from the shared cache, so none goes stale."""
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "shop.settings")
     import django
 
@@ -133,8 +135,11 @@ def shared_state_problems() -> list[str]:
     from django.core.cache.backends.filebased import FileBasedCache
     from django.core.cache.backends.locmem import LocMemCache
 
+    from core.caching.pages import PAGES
+    from core.caching.versions import LOCAL
+
     problems = []
-    for alias in settings.CACHES:
+    for alias in settings.CACHES.keys() - {LOCAL, PAGES}:
         backend = type(caches[alias])
         if issubclass(backend, LocMemCache | FileBasedCache):
             problems.append(f"cache {alias!r} is {backend.__name__}: one per process")

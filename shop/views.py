@@ -3,15 +3,15 @@
 from django.shortcuts import render
 from django.views.decorators.csrf import csrf_exempt
 
-from catalog.selectors import newest_parts
-from core.page_cache import cache_page_for_visitors
-from reviews.selectors import newest_reviews
+from catalog.selectors import CATALOG, PARTS, newest_parts
+from core.caching.pages import cache_page_for_visitors
+from reviews.selectors import REVIEWS, newest_reviews
 from shop import content
 
 HOME_PARTS = 6  # the home page shows 6 parts
 
 
-@cache_page_for_visitors("catalog", "reviews")
+@cache_page_for_visitors(CATALOG, PARTS, REVIEWS)
 def home(request):
     return render(
         request,

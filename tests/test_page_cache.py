@@ -1,4 +1,4 @@
-"""Whole-page caching for visitors without a session (core.page_cache)."""
+"""Whole pages kept for visitors without a session (core.caching.pages)."""
 
 import json
 import re
@@ -80,7 +80,7 @@ def test_api_list_is_cached_until_the_catalog_changes(client):
     ]
 
 
-# --- Answered before the middleware (core.page_cache.VisitorPageMiddleware) ----------------
+# --- Answered before the middleware (core.caching.pages.PageCacheMiddleware) --------------
 
 
 @pytest.mark.parametrize("path", ["/", "/allparts", "/api/allparts"])

@@ -1,4 +1,4 @@
-"""A signed-in person's own pages kept per session (core.personal_pages): served again only
+"""A signed-in person's own pages kept per session (core.caching.pages): served again only
 to the same live session, and stale the moment what they show changes."""
 
 from datetime import timedelta

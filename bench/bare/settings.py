@@ -1,5 +1,6 @@
 """`startproject`'s settings, trimmed of comments; the database is the benchmark's PostgreSQL
-server (BARE_DATABASE_URL, a database of its own), DEBUG off as the shop runs."""
+server (BARE_DATABASE_URL, a database of its own; SHOP_DATABASE_URL, the shop's, for the
+search), DEBUG off as the shop runs."""
 
 import os
 from urllib.parse import urlsplit
@@ -65,7 +66,11 @@ def _postgres(url: str) -> dict:
 DATABASES = {
     "default": _postgres(
         os.environ.get("BARE_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/bench_bare")
-    )
+    ),
+    # The shop's database, read by the search view only (the same rows the shop searches).
+    "shop": _postgres(
+        os.environ.get("SHOP_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/shop_bench")
+    ),
 }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 

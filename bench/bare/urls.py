@@ -5,4 +5,5 @@ from . import views
 urlpatterns = [
     path("", views.ok),
     path("order", views.order),
+    path("search", views.search),
 ]

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 
 from django.conf import settings
-from django.core.cache import cache
+from django.core.cache import cache, caches
 from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
@@ -28,7 +28,6 @@ from bench.lib.data import token_of
 from bench.lib.reads import Paired, Reads, Target, errors
 from bench.lib.report import Row, Section, table
 from catalog.models import Part
-from core import versioned_cache
 from orders.models import Booking
 from shop import demo_data
 
@@ -123,7 +122,7 @@ def add_orders(total: int, *, after: int) -> int:
         )
     _date_the_history(after)
     cache.clear()  # bulk writes send no signals; the cache is the benchmark's own (a Redis db)
-    versioned_cache.local.clear()
+    caches["local"].clear()
     return missing
 
 
@@ -162,7 +161,7 @@ def remove_orders(*, after: int) -> None:
     with connection.cursor() as cursor:
         cursor.execute("DELETE FROM orders_booking WHERE id > %s", [after])
     cache.clear()
-    versioned_cache.local.clear()
+    caches["local"].clear()
 
 
 @dataclass(frozen=True)
@@ -200,7 +199,7 @@ def count_queries(admin: Admin) -> dict[str, int]:
         client = admin.client(path)
         client.get(path)
         cache.clear()
-        versioned_cache.local.clear()
+        caches["local"].clear()
         with CaptureQueriesContext(connection) as queries:
             response = client.get(path)
         if response.status_code != 200:

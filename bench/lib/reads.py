@@ -14,8 +14,12 @@ from statistics import mean
 from bench.lib import load
 from bench.lib.report import Row, Section, table
 
-PROJECT, VIEW = "project", "view"  # the baselines' names
-BASELINE_NAMES = {PROJECT: "the bare project", VIEW: "the bare view"}
+PROJECT, VIEW, SEARCH_VIEW = "project", "view", "search"  # the baselines' names
+BASELINE_NAMES = {
+    PROJECT: "the bare project",
+    VIEW: "the bare view",
+    SEARCH_VIEW: "the bare search view",
+}
 
 
 @dataclass(frozen=True)

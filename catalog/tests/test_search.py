@@ -6,8 +6,6 @@ import re
 from decimal import Decimal
 
 import pytest
-from django.core.paginator import Paginator
-from django.template import Context, Template
 from rest_framework.renderers import JSONRenderer
 
 from catalog import services
@@ -15,7 +13,6 @@ from catalog.models import Category
 from catalog.search import PartQuery, PartSearch, part_queryset, part_search
 from catalog.serializers import PartOutputSerializer, PartSearchInputSerializer, parts_json_body
 from catalog.tests.factories import PartFactory
-from core.paging import page_of
 
 pytestmark = pytest.mark.django_db
 
@@ -373,10 +370,9 @@ def test_the_kept_json_of_a_page_is_what_drf_writes(catalog):
     parts = part_search(PartQuery())[0:None]
     expected = JSONRenderer().render(PartOutputSerializer(parts, many=True).data)
 
-    assert parts_json_body(parts, version="v1") == expected
-    assert parts_json_body(parts, version="v1") == expected  # from what was kept
-    assert parts_json_body(parts, version=None) == expected
-    assert parts_json_body([], version="v1") == b"[]" == JSONRenderer().render([])
+    assert parts_json_body(parts) == expected
+    assert parts_json_body(parts) == expected  # from what was kept
+    assert parts_json_body([]) == b"[]" == JSONRenderer().render([])
 
 
 def test_a_part_of_the_search_loads_a_field_it_did_not_read(catalog):
@@ -385,22 +381,3 @@ def test_a_part_of_the_search_loads_a_field_it_did_not_read(catalog):
     assert disc.created_at == catalog["disc"].created_at
     assert disc.get_deferred_fields() == {"search_vector"}
     assert disc.category.slug == "brakes"
-
-
-@pytest.mark.parametrize("number", [1, 2, 5, 9])
-@pytest.mark.parametrize(
-    "query", ["", "q=brake", "q=%3Cb%3E+%22x%22&sort=price", "q=caf%C3%A9&category=a&b"]
-)
-def test_page_links_are_the_pages_template_with_the_query(number, query):
-    """{% page_links %} keeps the links of a page position and puts each search's query in:
-    the same HTML as including catalog/_pages.html."""
-    page = page_of(list(range(200)), page=number, per_page=24)
-    context = {"page": page, "query": query}
-    include = Template(
-        '{% include "catalog/_pages.html" with url_name="allparts" label="Pages of parts" %}'
-    )
-    kept = Template('{% load page_links %}{% page_links page "allparts" "Pages of parts" query %}')
-    expected = include.render(Context({**context, "ellipsis": Paginator.ELLIPSIS}))
-
-    assert kept.render(Context(context)) == expected
-    assert kept.render(Context(context)) == expected  # from what was kept

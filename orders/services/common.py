@@ -4,7 +4,7 @@ orders' cached reads stale."""
 
 from enum import StrEnum
 
-from core.versioned_cache import invalidate
+from core.caching import versions
 
 from ..models import Booking
 from ..selectors import CACHE
@@ -40,4 +40,4 @@ def orders_changed() -> None:
     Called by the service that wrote, never by its callers. Writes that change nothing shown
     do not call it: a PaymentIntent handed out or a payment failure noted (neither is shown),
     and a lapsed hold's stock going back (the order was expired by its time already)."""
-    invalidate(CACHE)
+    versions.bump(CACHE)

@@ -5,7 +5,7 @@ from django.utils import timezone
 
 from accounts.tests.factories import UserFactory
 from catalog.tests.factories import PartFactory
-from core.versioned_cache import invalidate
+from core.caching import versions
 from orders.models import Booking
 from orders.selectors import CACHE
 
@@ -20,7 +20,7 @@ class BookingFactory(factory.django.DjangoModelFactory):
     @classmethod
     def _create(cls, model_class, *args, **kwargs):
         booking = super()._create(model_class, *args, **kwargs)
-        invalidate(CACHE)
+        versions.bump(CACHE)
         return booking
 
     user = factory.SubFactory(UserFactory)

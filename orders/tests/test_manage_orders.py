@@ -8,11 +8,10 @@ from datetime import timedelta
 from decimal import Decimal
 
 import pytest
-from django.core.cache import cache
+from django.core.cache import cache, caches
 from django.http import StreamingHttpResponse
 from django.utils import timezone
 
-from core import versioned_cache
 from core.tests.islands import island_props, page_text
 from orders.exports import HEADER
 from orders.models import Booking
@@ -181,7 +180,7 @@ def test_state_message_names_every_state():
 def uncached(client, url: str):
     """GET `url` with nothing cached (the counts of orders included): the worst case."""
     cache.clear()
-    versioned_cache.local.clear()
+    caches["local"].clear()
     return client.get(url)
 
 

@@ -1,5 +1,5 @@
-"""My Order's orders are kept per user: never shown to another person, and stale at once when
-an order changes, a part is deleted, or an unpaid hold lapses."""
+"""My Order, kept per session (core.caching.pages): never shown to another person, and stale
+at once when an order changes, a part is deleted, or an unpaid hold lapses."""
 
 from datetime import timedelta
 

@@ -83,10 +83,9 @@ MIDDLEWARE = [
     # Cache-Control: private, no-store on answers that depend on who asks, the page caches'
     # own answers below included.
     "core.middleware.PrivateAnswerMiddleware",
-    # Pages kept whole, answered before everything below: visitors' (core/page_cache.py) and
-    # a session's own (core/personal_pages.py).
-    "core.page_cache.VisitorPageMiddleware",
-    "core.personal_pages.PersonalPageMiddleware",
+    # Pages kept whole, visitors' and a session's own, answered before everything below
+    # (core/caching/pages.py).
+    "core.caching.pages.PageCacheMiddleware",
     "core.csp.ShopCSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     # Before sessions and auth (they query the database); after the headers middleware.
@@ -122,8 +121,6 @@ TEMPLATES = [
                 "django.contrib.messages.context_processors.messages",
                 "shop.context_processors.shop",
             ],
-            # {% url %} worked out once per process (core/templatetags/fast_url.py).
-            "builtins": ["core.templatetags.fast_url"],
         },
     },
 ]
@@ -135,22 +132,44 @@ database = env.db_url_config(env.str("DATABASE_URL", default="") or "sqlite:///d
 if database["ENGINE"].endswith("sqlite3") and database["NAME"] != ":memory:":
     # A relative SQLite path (`.env` has `sqlite:///db.sqlite3`) is the project folder's.
     database["NAME"] = str(BASE_DIR / database["NAME"])
-if database["ENGINE"] == "django.db.backends.postgresql":
-    database["ENGINE"] = "core.db"  # Django's, health-checked without a round trip
 database["CONN_MAX_AGE"] = env.int("CONN_MAX_AGE", default=60)
 database["CONN_HEALTH_CHECKS"] = True
 DATABASES = {"default": database}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 REDIS_URL = env.str("REDIS_URL", default="")
+# This process's copies of values kept under versions (core/caching/versions.py), never stale
+# (their keys name the versions): "local" for small ones and template fragments (`{% cache …
+# using="local" %}`), "pages" for visitors' whole pages (fewer: they weigh 20 to 60 KB).
+LOCAL_CACHES = {
+    alias: {
+        "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+        "LOCATION": alias,
+        "OPTIONS": {"MAX_ENTRIES": entries},
+    }
+    for alias, entries in (("local", 5000), ("pages", 300))
+}
 if REDIS_URL:
-    # Redis down is not the shop down: core/tolerant_cache.py serves as an empty cache meanwhile,
-    # except for the rate limits, which count in the process's memory.
+    # django-redis; Redis down is not the shop down (IGNORE_EXCEPTIONS: an empty cache), and
+    # core/caching/redis.py keeps the rate limits counting in the process's memory meanwhile.
     CACHES = {
-        "default": {"BACKEND": "core.tolerant_cache.TolerantRedisCache", "LOCATION": REDIS_URL}
+        "default": {
+            "BACKEND": "core.caching.redis.RedisCache",
+            "LOCATION": REDIS_URL,
+            "OPTIONS": {
+                "IGNORE_EXCEPTIONS": True,
+                "SOCKET_CONNECT_TIMEOUT": 0.5,  # loopback or a LAN: Redis answers in a ms or two
+                "SOCKET_TIMEOUT": 0.5,
+                "RETRY_AFTER": 5,  # seconds without trying Redis after a connection failure
+            },
+        },
+        **LOCAL_CACHES,
     }
 else:
-    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+    CACHES = {
+        "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
+        **LOCAL_CACHES,
+    }
 
 # Sessions live in the database and are cached, so several app servers share them.
 SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
