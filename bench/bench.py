@@ -39,7 +39,6 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from urllib.parse import urlsplit
 
 from bench.lib import db, lighthouse, load
 from bench.lib.reads import (
@@ -54,80 +53,42 @@ from bench.lib.reads import (
     throughput_rows,
 )
 from bench.lib.report import Section, render
-from scripts.servers import ROOT, Gunicorn, with_path
-
-OUT = ROOT / "bench" / "out"
-RESULTS = ROOT / "bench" / "results.md"
-
-SMALL, LARGE = 100, 10_000
-ORDERS, SHOPPERS = 20, 20
-
-DATABASE_URL = os.environ.get("BENCH_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/shop_bench")
-REDIS_URL = os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/9")
-BARE_DATABASE_URL = with_path(DATABASE_URL, urlsplit(DATABASE_URL).path + "_bare")
-ENV = {
-    **os.environ,
-    "DJANGO_SETTINGS_MODULE": "shop.settings",
-    "DEBUG": "0",
-    "SECRET_KEY": "bench-only-secret-key-not-for-production-0123456789abcdef",
-    "SECURE_SSL_REDIRECT": "0",
-    "ALLOWED_HOSTS": "127.0.0.1,localhost",
-    "DATABASE_URL": DATABASE_URL,
-    "REDIS_URL": REDIS_URL,
-    "BENCH_BARE_VIEW": "1",
-    "LOG_LEVEL": "WARNING",
-    "THROTTLE_ORDERS": "1000000/minute",  # 20 shoppers ordering flat out
-    "MAX_UNPAID_ORDERS": "1000000",  # ... without paying: the cap would refuse them after 5
-    "MAX_HELD_SHARE": "1",  # ... and the race for the last units: each may hold any of them
-    "STRIPE_SECRET_KEY": "",
-    "STRIPE_PUBLISHABLE_KEY": "",
-}
-
-BARE_ENV = {
-    **{k: v for k, v in ENV.items() if k not in ("DATABASE_URL", "REDIS_URL")},
-    "DJANGO_SETTINGS_MODULE": "bench.bare.settings",
-    "BARE_DATABASE_URL": BARE_DATABASE_URL,
-    "SHOP_DATABASE_URL": DATABASE_URL,  # the bare search view reads the shop's parts
-}
-
-HOME, ALLPARTS, API, API_PAGE, MYORDER = (
-    "/",
-    "/allparts",
-    "/api/allparts",
-    "/api/allparts?limit=24",
-    "/dashboard/myorder",
+from bench.lib.targets import (
+    AGAINST_PROJECT,
+    ALLPARTS,
+    API,
+    API_PAGE,
+    API_SEARCH,
+    BARE_DATABASE_URL,
+    BARE_ENV,
+    BOOKING_SHARE,
+    BROWSER_CSRF,
+    DATABASE_URL,
+    ENV,
+    HOME,
+    LARGE,
+    LARGE_TOLERANCE,
+    LIGHTHOUSE_MIN,
+    LIGHTHOUSE_PAGES,
+    MEMORY_FLAT_MB,
+    MEMORY_HALF,
+    MEMORY_MB,
+    MYORDER,
+    ORDER,
+    ORDERS,
+    OUT,
+    P99_FACTOR,
+    PART,
+    REDIS_URL,
+    RESULTS,
+    SEARCH,
+    SEARCH_SHARE,
+    SEARCH_WORDS,
+    SHOPPERS,
+    SMALL,
+    THROUGHPUT,
 )
-PART, ORDER = "/parts/{part}", "/dashboard/orders/{order}"
-# Searches: each request another query (wrk.lua), so no cache can answer for the shop.
-# A CSRF cookie as Django makes them (32 letters and digits).
-BROWSER_CSRF = "benchCsrfCookie0123456789abcdefX"
-SEARCH, API_SEARCH = "/allparts?q=…", "/api/allparts?limit=24&inStock=true&q=…"
-SEARCH_WORDS = ["brake", "chain", "filter", "tyre", "battery", "lever", "mirror", "part"]
-# (what, path, share of the shop's bare view's requests/s): the first benchmark's targets.
-THROUGHPUT = [
-    (f"anonymous `{HOME}`", HOME, 0.6),
-    (f"anonymous `{ALLPARTS}` ({SMALL} parts)", ALLPARTS, 0.6),
-    (f"`GET {API}` ({SMALL} parts)", API, 0.5),
-    (f"signed-in `{MYORDER}` with {ORDERS} orders", MYORDER, 0.3),
-]
-# (what, path, share of the bare project's requests/s): issue 15's targets.
-AGAINST_PROJECT = [
-    (f"anonymous `{HOME}`", HOME, 0.75),
-    (f"anonymous `{ALLPARTS}` ({SMALL} parts)", ALLPARTS, 0.75),
-    (f"anonymous `{PART}`", PART, 0.75),
-    (f"`GET {API}` ({SMALL} parts)", API, 0.60),
-    (f"`GET {API_SEARCH}` (a new query each request)", API_SEARCH, 0.30),
-    (f"signed-in `{MYORDER}` with {ORDERS} orders", MYORDER, 0.40),
-    (f"signed-in order page `{ORDER}`", ORDER, 0.40),
-]
-# Issue 21: the search page against a bare view running the same full-text query (bench/bare).
-SEARCH_SHARE = 0.5
-BOOKING_SHARE = 0.5  # "within 50% of" the bare project's order view
-P99_FACTOR = 4
-LARGE_TOLERANCE = 0.2
-LIGHTHOUSE_PAGES = [HOME, ALLPARTS, PART, "/allparts?q=brake", "/login"]
-LIGHTHOUSE_MIN = {"performance": 95, "accessibility": 95, "best-practices": 95, "seo": 90}
-MEMORY_HALF, MEMORY_MB, MEMORY_FLAT_MB = 10_000, 150, 5
+from scripts.servers import Gunicorn
 
 
 def log(message: str) -> None:
