@@ -15,8 +15,6 @@ from typing import Any
 
 import pytest
 from django.test import Client
-from django.urls import URLPattern, URLResolver, get_resolver
-from drf_spectacular.generators import SchemaGenerator
 from rest_framework.test import APIClient
 from rest_framework_simplejwt.tokens import RefreshToken
 
@@ -30,6 +28,7 @@ from orders import services as order_services
 from orders.tests.factories import BookingFactory
 from orders.tests.stripe_helpers import intent_id_of, pay
 from reviews.tests.factories import ReviewFactory
+from tests.routes import page_routes, resolver_api_operations, schema_api_operations
 
 CALLERS = ["anonymous", "user", "other", "admin"]
 
@@ -249,52 +248,6 @@ PAGES = {
     # Uploaded part images, public like the parts that show them (`on`: a stored image).
     "media/<path:path>": Page(OK, OK, OK, OK, on="image"),
 }
-
-
-# --- What exists ----------------------------------------------------------------------------
-
-METHODS = ("get", "post", "put", "patch", "delete")
-NOT_PAGES = ("api/", "admin/", "accounts/")  # the API, Django's admin and allauth's own pages
-SCHEMA_VIEWS = ("/api/schema", "/api/docs")
-
-
-def routes(resolver: URLResolver, prefix: str = ""):
-    """(route, view) of every URL pattern under `resolver`, includes flattened."""
-    for pattern in resolver.url_patterns:
-        route = prefix + str(pattern.pattern)
-        if isinstance(pattern, URLResolver):
-            yield from routes(pattern, route)
-        elif isinstance(pattern, URLPattern) and not route.endswith("^.*$"):
-            yield route, pattern.callback
-
-
-def as_schema_path(route: str) -> str:
-    return "/" + route.replace("<int:pk>", "{id}").replace("<email:email>", "{email}")
-
-
-def resolver_api_operations() -> set[tuple[str, str]]:
-    operations = set()
-    for route, view in routes(get_resolver()):
-        path = as_schema_path(route.rstrip("/"))
-        if route.startswith("api/") and path not in SCHEMA_VIEWS:
-            methods = [m for m in METHODS if hasattr(view.cls, m)]
-            operations.update((method.upper(), path) for method in methods)
-    return operations
-
-
-def schema_api_operations() -> set[tuple[str, str]]:
-    schema = SchemaGenerator().get_schema(public=True)
-    return {
-        (method.upper(), path)
-        for path, operations in schema["paths"].items()
-        for method in operations
-        if method in METHODS
-    }
-
-
-def page_routes() -> set[str]:
-    pages = {route for route, _ in routes(get_resolver()) if not route.startswith(NOT_PAGES)}
-    return {route.rstrip("/") for route in pages}
 
 
 def test_every_api_operation_has_a_row():
