@@ -53,7 +53,9 @@ def test_site_url_follows_the_port_unless_set(monkeypatch, variables, expected):
 
 def make_dry_run(*targets: str) -> list[str]:
     """The commands `make` would run (nothing is run), also when the tests run under `make`."""
-    env = {k: v for k, v in os.environ.items() if k not in {"MAKEFLAGS", "MFLAGS", "MAKELEVEL"}}
+    # Under `make test ARGS=...` (as .ci/run calls it) make passes ARGS down in the environment too.
+    inherited = {"MAKEFLAGS", "MFLAGS", "MAKELEVEL", "ARGS"}
+    env = {k: v for k, v in os.environ.items() if k not in inherited}
     result = subprocess.run(
         ["make", "-n", "-B", "--no-print-directory", *targets],
         cwd=ROOT,
