@@ -1,13 +1,13 @@
 """Reads of the catalog."""
 
 from django.core.paginator import Paginator
-from django.db.models import Count, F, QuerySet
+from django.db.models import Count, Exists, F, OuterRef, Q, QuerySet
 
 from core.caching import versions
 from core.paging import ListPage, page_number
 from core.paging import page_of as _page_of
 
-from .models import Category, Part, StockMovement
+from .models import Category, Fitment, Part, StockMovement, Vehicle
 
 # What is kept in the cache, and the writes that make it stale (catalog.services, catalog.stock
 # bump these versions; docs/features.md, "Caching"):
@@ -160,3 +160,28 @@ def part_to_order(*, part_id: int | None = None, name: str = "") -> Part | None:
         return parts.filter(pk=part_id).first()
     matches = list(parts.filter(name=name)[:2]) if name else []
     return matches[0] if len(matches) == 1 else None
+
+
+def fits(vehicle: Vehicle | int) -> Q:
+    """The condition "this part fits `vehicle`": universal, or a fitment row for it (an
+    index-only probe of catalog_fitment_vehicle per part). Filter any QuerySet of parts with it:
+    `Part.objects.filter(fits(vehicle))`."""
+    vehicle_id = vehicle.pk if isinstance(vehicle, Vehicle) else vehicle
+    fitted = Fitment.objects.filter(vehicle_id=vehicle_id, part_id=OuterRef("pk"))
+    return Q(universal=True) | Q(Exists(fitted))
+
+
+def parts_that_fit(*, vehicle: Vehicle | int) -> QuerySet[Part]:
+    """Parts that fit `vehicle` or are universal, newest first, as cards show them."""
+    return _cards_newest_first().filter(fits(vehicle))
+
+
+def vehicle_get(pk: object) -> Vehicle | None:
+    """The vehicle with this id (as a query string holds it), or None when there is none."""
+    try:
+        number = int(str(pk))
+    except ValueError:
+        return None
+    if not 0 < number < 2**63:
+        return None
+    return Vehicle.objects.filter(pk=number).first()

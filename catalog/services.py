@@ -26,6 +26,8 @@ def part_create(
     img: str = "",
     description: str = "",
     category: Category | None = None,
+    part_number: str = "",
+    universal: bool = False,
     image: images.CleanImage | None = None,
     by=None,
 ) -> Part:
@@ -41,6 +43,8 @@ def part_create(
         available_quantity=available_quantity,
         img=img,
         description=description,
+        part_number=part_number,
+        universal=universal,
     )
     stock.stock_initial(part=part, by=by)
     versions.bump(part_version(part.pk), PARTS, CATALOG)
