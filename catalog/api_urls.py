@@ -1,7 +1,7 @@
 from core.caching.pages import cache_page_for_visitors
 from core.routing import optional_slash
 
-from . import api, selectors
+from . import api, garage_api, selectors
 
 # The whole list is the same for every visitor: kept whole, like the catalog's pages.
 part_list = cache_page_for_visitors(selectors.CATALOG, selectors.PARTS)(api.PartListApi.as_view())
@@ -11,4 +11,6 @@ urlpatterns = [
     *optional_slash("allparts/<int:pk>", api.PartDetailApi.as_view(), "part-detail"),
     *optional_slash("allparts/<int:pk>/stock", api.PartStockApi.as_view(), "part-stock"),
     *optional_slash("categories", api.CategoryListApi.as_view(), "category-list"),
+    *optional_slash("garage", garage_api.GarageApi.as_view(), "garage-api"),
+    *optional_slash("garage/<int:pk>", garage_api.GarageBikeApi.as_view(), "garage-bike"),
 ]

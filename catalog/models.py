@@ -228,3 +228,29 @@ class StockMovement(models.Model):
 
     def __str__(self):
         return f"{self.part_name}: {self.change:+d} ({self.get_reason_display()})"
+
+
+class GarageBike(models.Model):
+    """A bike saved in an account's garage; at most one of them is the active one, the bike
+    the shopper is shopping for. (A visitor's garage lives in their session: catalog.garage.)"""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+", db_index=False
+    )
+    vehicle = models.ForeignKey(Vehicle, on_delete=models.CASCADE, related_name="+")
+    active = models.BooleanField(default=False)
+
+    class Meta:
+        ordering = ["id"]  # the order they were saved in
+        constraints = [
+            # Also the index of a user's garage (it leads with the user).
+            models.UniqueConstraint(fields=["user", "vehicle"], name="catalog_garagebike_unique"),
+            models.UniqueConstraint(
+                fields=["user"],
+                condition=models.Q(active=True),
+                name="catalog_garagebike_one_active",
+            ),
+        ]
+
+    def __str__(self):
+        return f"{self.user_id}: {self.vehicle_id}{' (active)' if self.active else ''}"

@@ -4,11 +4,15 @@ pages of visitors without a session, and a signed-in person's own pages, kept pe
 A view says what its page shows with one of two decorators (names may hold the view's URL
 arguments: "part:{pk}"):
 
-- `cache_page_for_visitors(*names)`: a page that is the same for every visitor. Kept under
-  its scheme, host and path at the versions of `names` (core.caching.versions: the service
-  that writes bumps them, on every app server at once). Its absolute links come from SITE_URL
-  (core.links), never from the request, so what one visitor's headers said reaches nobody
-  else. Served to requests without a session cookie; kept only when the answer sets no cookie.
+- `cache_page_for_visitors(*names)`: a page that is the same for every visitor with the same
+  bike. Kept under its scheme, host and path and the visitor's active bike (none without a
+  session) at the versions of `names` (core.caching.versions: the service that writes bumps
+  them, on every app server at once). Its absolute links come from SITE_URL (core.links),
+  never from the request, so what one visitor's headers said reaches nobody else. Served to
+  requests without a session cookie, and to visitors whose session (not signed in, no pending
+  message) holds the bike their `bike` cookie names, checked in the same round trip as the
+  versions (the cookie says which page to fetch, the session whether it is theirs); kept only
+  when the answer sets no cookie.
 - `cache_page_per_session(*names)`, under @login_required: a page of one person's data. Kept
   for the session that saw it (a digest of the session key, the CSRF cookie, whose token the
   page's forms carry, and the path) and served again only when, in one round trip to the
@@ -43,6 +47,10 @@ from django.utils.cache import patch_vary_headers
 from . import versions
 
 ACCOUNTS = "accounts"  # bumped by every change of a user but a sign-in
+# A visitor's active bike (catalog.garage): its id in their session under this key, mirrored
+# in a cookie of this name, by which their pages are found before the session is read.
+BIKE = "bike"
+BIKE_COOKIE = re.compile(r"^(\d{1,19})?$")
 MESSAGES_COOKIE = "messages"  # django.contrib.messages' cookie storage: pending messages
 MESSAGES = "_messages"  # where its session storage keeps pending ones
 # Query strings worth keeping: none, or a short page number (keeps the key space small).
@@ -70,6 +78,7 @@ class Note:
     version: str
     session_key: str | None = None  # a per-session page's
     rendered: bool = True  # a visitor's page: rendered now, not served from the cache
+    bike: str = ""  # a visitor's page: the active bike it shows ("" none)
 
 
 def may_be_kept(request) -> bool:
@@ -85,6 +94,19 @@ def may_be_kept(request) -> bool:
 
 def _for_visitors(request) -> bool:
     return may_be_kept(request) and settings.SESSION_COOKIE_NAME not in request.COOKIES
+
+
+def _visitors_bike(request) -> str | None:
+    """In a view: the bike whose visitors' page this request may be given and its page kept
+    as ("" none), or None when it may not (a signed-in session, a pending message)."""
+    if _for_visitors(request):
+        return ""  # no session: no garage
+    if _session_key(request) is None:
+        return None
+    session = request.session
+    if SESSION_KEY in session or MESSAGES in session:
+        return None
+    return str(session.get(BIKE) or "")
 
 
 def _session_key(request) -> str | None:
@@ -117,31 +139,34 @@ def _kept_headers(response) -> list[tuple[str, str]]:
 # --- Visitors' pages ------------------------------------------------------------------------
 
 
-def _visitor_key(request) -> str:
-    """Per scheme, host and path: what one host was answered never reaches another
-    (get_host() refuses a Host outside ALLOWED_HOSTS: 400)."""
-    page = f"{request.scheme}://{request.get_host()}{request.get_full_path()}"
+def _visitor_key(request, bike: str) -> str:
+    """Per scheme, host, path and bike: what one host was answered never reaches another
+    (get_host() refuses a Host outside ALLOWED_HOSTS: 400), nor one bike's page another's."""
+    page = f"{request.scheme}://{request.get_host()}{request.get_full_path()} {bike}"
     return f"page:{hashlib.blake2b(page.encode(), digest_size=16).hexdigest()}"
 
 
 def cache_page_for_visitors(*names: str):
-    """Serve the view's page to visitors without a session from the cache while `names`
-    hold; it serves a page any app server kept, and notes what it rendered."""
+    """Serve the view's page to visitors from the cache (per bike) while `names` hold; it
+    serves a page any app server kept, and notes what it rendered."""
 
     def decorator(view):
         @wraps(view)
         def wrapper(request, *args, **kwargs):
             shown = _named(names, kwargs)
+            bike = _visitors_bike(request)
+            if bike is None:
+                return view(request, *args, **kwargs)
             missed = getattr(request, _MISSED, None)
             if missed is not None and missed[0] == shown:  # looked for just now: not kept
                 version, kept = missed[1], None
             else:
-                version = versions.current(*shown) if _for_visitors(request) else None
+                version = versions.current(*shown)
                 if version is None:
                     return view(request, *args, **kwargs)
-                kept = versions.get(_visitor_key(request), version=version, local=PAGES)
+                kept = versions.get(_visitor_key(request, bike), version=version, local=PAGES)
             response = view(request, *args, **kwargs) if kept is None else _answer(*kept)
-            setattr(request, _NOTE, Note(shown, version, rendered=kept is None))
+            setattr(request, _NOTE, Note(shown, version, rendered=kept is None, bike=bike))
             patch_vary_headers(response, ["Cookie"])
             return response
 
@@ -155,10 +180,32 @@ def _visitors_page(request) -> HttpResponse | None:
     if names is None:
         return None
     version = versions.current(*names)
-    kept = versions.get(_visitor_key(request), version=version, local=PAGES)
+    kept = versions.get(_visitor_key(request, ""), version=version, local=PAGES)
     if kept is None and version is not None:
         setattr(request, _MISSED, (names, version))  # the view's decorator need not look again
     return None if kept is None else _answer(*kept)
+
+
+def _visitor_sessions_page(request, session_key: str) -> HttpResponse | None:
+    """The visitors' page of the bike the request's `bike` cookie names, if the session is a
+    visitor's (not signed in, no pending message) whose active bike that is: one round trip."""
+    names = _learned.get((False, request.get_full_path()))
+    bike = request.COOKIES.get(BIKE, "")
+    if names is None or not BIKE_COOKIE.match(bike):
+        return None
+    session_at = _SESSION_STORE.cache_key_prefix + session_key
+    page_at = _visitor_key(request, bike)
+    numbers, found = versions.read(names, [session_at, page_at])
+    session = found.get(session_at)
+    if numbers is None or session is None or SESSION_KEY in session or MESSAGES in session:
+        return None
+    if str(session.get(BIKE) or "") != bike:
+        return None
+    page = found.get(page_at)
+    if page is None:
+        setattr(request, _MISSED, (names, versions.stamp(numbers)))
+        return None
+    return _answer(*page)
 
 
 def _keep_for_visitors(request, note: Note, response) -> None:
@@ -167,7 +214,7 @@ def _keep_for_visitors(request, note: Note, response) -> None:
     _learn(False, request.get_full_path(), note.names)
     if note.rendered:
         kept = (response.content, _kept_headers(response))
-        versions.set(_visitor_key(request), kept, version=note.version, local=PAGES)
+        versions.set(_visitor_key(request, note.bike), kept, version=note.version, local=PAGES)
 
 
 # --- A session's own pages -------------------------------------------------------------------
@@ -268,9 +315,12 @@ class PageCacheMiddleware:
         else:
             session_key = _session_key(request)
             kept = _sessions_page(request, session_key) if session_key else None
+            if kept is None and session_key:
+                kept = _visitor_sessions_page(request, session_key)
         if kept is not None:
             return kept
         response = self.get_response(request)
+        _mirror_bike(request, response)
         note = getattr(request, _NOTE, None)
         if note is not None and response.status_code == 200 and not response.streaming:
             if note.session_key is None:
@@ -278,3 +328,25 @@ class PageCacheMiddleware:
             else:
                 _keep_for_session(request, note, response)
         return response
+
+
+def _mirror_bike(request, response) -> None:
+    """Keep the `bike` cookie equal to the active bike in a visitor's session (none once
+    signed in: the account's pages are never visitors'), when the request read the session."""
+    session = getattr(request, "session", None)
+    if session is None or not session.accessed:
+        return
+    bike = "" if SESSION_KEY in session else str(session.get(BIKE) or "")
+    if request.COOKIES.get(BIKE, "") == bike:
+        return
+    if bike:
+        response.set_cookie(
+            BIKE,
+            bike,
+            max_age=settings.SESSION_COOKIE_AGE,
+            secure=settings.SESSION_COOKIE_SECURE,
+            httponly=True,
+            samesite="Lax",
+        )
+    else:
+        response.delete_cookie(BIKE, samesite="Lax")

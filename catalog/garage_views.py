@@ -1,0 +1,105 @@
+"""My Garage's page (/garage) and the bike picker's plain-form round trips.
+
+The picker works without JavaScript: each submission fills the next select (a make's models,
+then a model's years) and the last one saves the bike and makes it active. /allparts' picker is
+a GET form that lands here (that page is kept for visitors: no CSRF token in it); from here on
+it posts. With JavaScript (frontend/src/bike-picker.js) the selects fill from the API instead
+and the bike is saved by POST /api/garage.
+"""
+
+from django.core.exceptions import ValidationError
+from django.shortcuts import redirect, render
+from django.utils.cache import patch_cache_control
+
+from . import garage
+from .models import Vehicle
+
+CHOOSE_MAKE = "Choose a make"
+CHOOSE_MODEL = "Choose a model"
+CHOOSE_YEAR = "Choose a year"
+
+
+def vehicle_makes() -> list[str]:
+    """Every make with a vehicle, by name."""
+    return list(Vehicle.objects.order_by("make").values_list("make", flat=True).distinct())
+
+
+def _models(make: str) -> list[str]:
+    models = Vehicle.objects.filter(make__iexact=make).order_by("model")
+    return list(models.values_list("model", flat=True).distinct())
+
+
+def _years(make: str, model: str) -> list[int]:
+    vehicles = Vehicle.objects.filter(make__iexact=make, model__iexact=model).order_by("-year")
+    return list(vehicles.values_list("year", flat=True))
+
+
+def picker(values) -> dict:
+    """The picker's selects as far as `values` (make, model, year) go: the choices of each
+    select after a valid choice in the one before, and a message for the next one to choose."""
+    makes = vehicle_makes()
+    make = _pick(values.get("make", ""), makes)
+    models = _models(make) if make else []
+    model = _pick(values.get("model", ""), models)
+    years = _years(make, model) if model else []
+    year = _pick(values.get("year", ""), [str(y) for y in years])
+    next_step = (not make and CHOOSE_MAKE) or (not model and CHOOSE_MODEL) or ""
+    next_step = next_step or (not year and CHOOSE_YEAR) or ""
+    return {
+        "makes": makes,
+        "models": models,
+        "years": years,
+        "make": make,
+        "model": model,
+        "year": year,
+        "next_step": next_step,
+    }
+
+
+def _pick(value: str, choices) -> str:
+    """The choice `value` names (whatever its case), or ""."""
+    value = str(value).strip().casefold()
+    return next((str(c) for c in choices if str(c).casefold() == value), "")
+
+
+def garage_page(request):
+    """GET: the saved bikes and the picker (a make and model chosen on /allparts filled in).
+    POST: "Make active" or "Remove" a saved bike, or a step of the picker."""
+    caller = {"user": request.user, "session": request.session}
+    values = request.POST if request.method == "POST" else request.GET
+    errors = {}
+    if request.method == "POST":
+        try:
+            if "activate" in request.POST:
+                garage.garage_activate(**caller, vehicle_id=_id(request.POST["activate"]))
+                return redirect("garage")
+            if "remove" in request.POST:
+                garage.garage_remove(**caller, vehicle_id=_id(request.POST["remove"]))
+                return redirect("garage")
+        except ValidationError as refusal:
+            errors = refusal.message_dict
+    choice = picker(values)
+    if request.method == "POST" and not errors and choice["year"]:
+        vehicle = Vehicle.objects.filter(
+            make__iexact=choice["make"], model__iexact=choice["model"], year=choice["year"]
+        ).first()
+        garage.garage_add(**caller, vehicle_id=vehicle.pk)
+        return redirect("allparts")
+    asked = any(values.get(name) for name in ("make", "model", "year"))
+    context = {
+        "garage": garage.garage_read(**caller),
+        "picker": choice,
+        "asked": asked,
+        "errors": errors,
+        "max_bikes": garage.MAX_BIKES,
+    }
+    response = render(request, "catalog/garage.html", context)
+    patch_cache_control(response, private=True, no_store=True)
+    return response
+
+
+def _id(value: str) -> int:
+    try:
+        return int(value)
+    except ValueError:
+        return 0
