@@ -10,7 +10,10 @@ urlpatterns = [
     *optional_slash("allparts", part_list, "part-list"),
     *optional_slash("allparts/<int:pk>", api.PartDetailApi.as_view(), "part-detail"),
     *optional_slash("allparts/<int:pk>/stock", api.PartStockApi.as_view(), "part-stock"),
+    *optional_slash("allparts/<int:pk>/fitment", api.PartFitmentApi.as_view(), "part-fitment"),
     *optional_slash("categories", api.CategoryListApi.as_view(), "category-list"),
+    *optional_slash("vehicles", api.VehicleListApi.as_view(), "vehicle-list"),
+    *optional_slash("vehicles/makes", api.VehicleMakesApi.as_view(), "vehicle-makes"),
     *optional_slash("garage", garage_api.GarageApi.as_view(), "garage-api"),
     *optional_slash("garage/<int:pk>", garage_api.GarageBikeApi.as_view(), "garage-bike"),
 ]

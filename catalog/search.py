@@ -21,9 +21,11 @@ from django.db import connection
 from django.db.models import (
     BooleanField,
     Case,
+    Exists,
     F,
     FloatField,
     IntegerField,
+    OuterRef,
     Q,
     QuerySet,
     Value,
@@ -33,7 +35,7 @@ from django.db.models.expressions import RawSQL
 
 from core.paging import Rows
 
-from .models import Category, Part
+from .models import Category, Fitment, Part
 from .selectors import PART_LIST_FIELDS
 
 SORTS = {
@@ -50,6 +52,11 @@ SORT_LABELS = {
     "name": "Name",
 }
 WORDS = re.compile(r"\w+")
+NOT_IN_PART_NUMBERS = re.compile(r"[\s-]+")  # what part_number_normalised leaves out
+PREFIX_FROM = 4  # characters of a part number that also find the part numbers they begin
+# Ranks of part-number matches, above any ts_rank of words (a few tenths at most): an exact
+# part number first, then those it begins.
+EXACT_NUMBER, NUMBER_PREFIX = 1000, 100
 
 
 @dataclass(frozen=True)
@@ -62,6 +69,7 @@ class PartQuery:
     max_price: Decimal | None = None
     in_stock: bool = False
     sort: str = ""
+    fits: int | None = None  # a vehicle's id: only parts that fit it or are universal
 
     @property
     def order(self) -> tuple[str, ...]:
@@ -74,6 +82,19 @@ class PartQuery:
         return WORDS.findall(self.q.lower())[:10]
 
     @property
+    def part_number(self) -> str:
+        """The words as a part number is compared: no case, spaces or dashes."""
+        return NOT_IN_PART_NUMBERS.sub("", self.q.lower())[:100]
+
+    @property
+    def number_prefix(self) -> str:
+        """The LIKE pattern of part numbers that begin with part_number ("" when too short)."""
+        number = self.part_number
+        if len(number) < PREFIX_FROM:
+            return ""
+        return re.sub(r"([\\%_])", r"\\\1", number) + "%"
+
+    @property
     def counts_every_part(self) -> bool:
         """Nothing filters the parts out (only an order may be asked for)."""
         return not (
@@ -82,6 +103,7 @@ class PartQuery:
             or self.min_price is not None
             or self.max_price is not None
             or self.in_stock
+            or self.fits is not None
         )
 
     @property
@@ -111,8 +133,11 @@ def part_queryset(query: PartQuery) -> QuerySet[Part]:
         parts = parts.filter(price__lte=query.max_price)
     if query.in_stock:
         parts = parts.filter(available_quantity__gte=F("minimum_order_quantity"))
+    if query.fits is not None:
+        fitted = Fitment.objects.filter(vehicle_id=query.fits, part_id=OuterRef("pk"))
+        parts = parts.filter(Q(universal=True) | Q(Exists(fitted)))
     if query.words:
-        parts = _matching(parts, query.words)
+        parts = _matching(parts, query)
     else:
         parts = parts.annotate(rank=Value(0, output_field=IntegerField()))
     return parts.order_by(*query.order)
@@ -130,30 +155,70 @@ _MATCH = (
 )
 
 
-def _matching(parts: QuerySet[Part], words: list[str]) -> QuerySet[Part]:
+def _matching(parts: QuerySet[Part], query: PartQuery) -> QuerySet[Part]:
     if connection.vendor == "postgresql":
-        text = " ".join(words)
-        return parts.annotate(rank=RawSQL(_RANK, (text,), output_field=FloatField())).filter(
-            RawSQL(_MATCH, (text, text), output_field=BooleanField())
+        rank, rank_params = _rank(query)
+        match, match_params = _match(query)
+        return parts.annotate(rank=RawSQL(rank, rank_params, output_field=FloatField())).filter(
+            RawSQL(match, match_params, output_field=BooleanField())
         )
-    return _matching_substrings(parts, words)
+    return _matching_substrings(parts, query)
 
 
-def _matching_substrings(parts: QuerySet[Part], words: list[str]) -> QuerySet[Part]:
-    """SQLite: every word (or its stem without a plural ending) in a field; name matches
-    rank first."""
-    in_name = Q()
-    for word in words:
+# A part number matches when it is the one asked for, or (from PREFIX_FROM characters on)
+# begins with it: equality and LIKE 'x%' on the varchar_pattern_ops index.
+_NUMBER = '"catalog_part"."part_number_normalised"'
+_NUMBER_RANK = f"CASE WHEN {_NUMBER} = %s THEN {EXACT_NUMBER} ELSE {NUMBER_PREFIX} END"
+
+
+def _rank(query: PartQuery) -> tuple[str, list]:
+    """The rank column: the words' ts_rank, raised for a part-number match."""
+    text = " ".join(query.words)
+    if not query.part_number:
+        return _RANK, [text]
+    number_match, params = _number_match(query)
+    rank = f"(CASE WHEN {number_match} THEN {_NUMBER_RANK} ELSE 0 END + {_RANK})"
+    return rank, [*params, query.part_number, text]
+
+
+def _number_match(query: PartQuery) -> tuple[str, list]:
+    if query.number_prefix:
+        return f"({_NUMBER} = %s OR {_NUMBER} LIKE %s)", [query.part_number, query.number_prefix]
+    return f"{_NUMBER} = %s", [query.part_number]
+
+
+def _match(query: PartQuery) -> tuple[str, list]:
+    """Which parts the words find: any word in the vector, or the part number."""
+    text = " ".join(query.words)
+    if not query.part_number:
+        return f"({_MATCH})", [text, text]
+    number_match, params = _number_match(query)
+    return f"({_MATCH} OR {number_match})", [text, text, *params]
+
+
+def _matching_substrings(parts: QuerySet[Part], query: PartQuery) -> QuerySet[Part]:
+    """SQLite: every word (or its stem without a plural ending) in a field, or the part
+    number; an exact part number ranks first, then one it begins, then name matches."""
+    in_name, in_any = Q(), Q()
+    for word in query.words:
         stem = _stem(word)
-        in_any = (
+        in_any &= (
             Q(name__icontains=stem)
             | Q(description__icontains=stem)
             | Q(category__name__icontains=stem)
         )
-        parts = parts.filter(in_any)
         in_name &= Q(name__icontains=stem)
-    return parts.annotate(
-        rank=Case(When(in_name, then=Value(2)), default=Value(1), output_field=IntegerField())
+    number = query.part_number
+    exact = Q(part_number_normalised=number) if number else Q(pk__in=[])
+    prefix = Q(part_number_normalised__startswith=number) if query.number_prefix else Q(pk__in=[])
+    return parts.filter(in_any | exact | prefix).annotate(
+        rank=Case(
+            When(exact, then=Value(EXACT_NUMBER)),
+            When(prefix, then=Value(NUMBER_PREFIX)),
+            When(in_name, then=Value(2)),
+            default=Value(1),
+            output_field=IntegerField(),
+        )
     )
 
 
@@ -194,15 +259,15 @@ class PartSearch(Rows):
     """A search's parts on PostgreSQL: the query's SQL is put together from fixed pieces."""
 
     def __init__(self, query: PartQuery):
-        words = " ".join(query.words)
-        self.rank = [words] if words else []  # the rank column's parameter
-        self.where, self.params = _where(query, words)
+        # The rank column and its parameters (none without words).
+        self.rank_sql, self.rank = _rank(query) if query.words else ("", [])
+        self.where, self.params = _where(query)
         self.order = ", ".join(_order_by(field) for field in query.order)
 
     def read(self, start: int, stop: int | None, *, with_total: bool = False):
         sql = "SELECT " + _SELECT
-        if self.rank:
-            sql += f', {_RANK} AS "rank"'
+        if self.rank_sql:
+            sql += f', {self.rank_sql} AS "rank"'
         if with_total:
             sql += ", COUNT(*) OVER ()"
         sql += f"{_FROM}{self.where} ORDER BY {self.order}"
@@ -223,7 +288,13 @@ class PartSearch(Rows):
             return cursor.fetchone()[0]
 
 
-def _where(query: PartQuery, words: str) -> tuple[str, list]:
+_FITS = (
+    '("catalog_part"."universal" OR EXISTS (SELECT 1 FROM "catalog_fitment" AS "f"'
+    ' WHERE "f"."vehicle_id" = %s AND "f"."part_id" = "catalog_part"."id"))'
+)
+
+
+def _where(query: PartQuery) -> tuple[str, list]:
     """part_queryset's filters as a WHERE clause and its parameters."""
     conditions, params = [], []
     if query.category:
@@ -239,9 +310,13 @@ def _where(query: PartQuery, words: str) -> tuple[str, list]:
         conditions.append(
             '"catalog_part"."available_quantity" >= "catalog_part"."minimum_order_quantity"'
         )
-    if words:
-        conditions.append(f"({_MATCH})")
-        params += [words, words]
+    if query.fits is not None:
+        conditions.append(_FITS)
+        params.append(query.fits)
+    if query.words:
+        match, match_params = _match(query)
+        conditions.append(match)
+        params += match_params
     return (" WHERE " + " AND ".join(conditions) if conditions else ""), params
 
 

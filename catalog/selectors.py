@@ -22,10 +22,15 @@ from .models import Category, Fitment, Part, StockMovement, Vehicle
 # A stock change or a part's edit therefore bumps that PART and PARTS (and CATALOG for a new
 # name, price or category): its page, and the lists re-made from kept cards; no other part's
 # page or card.
+# - VEHICLES: which vehicles there are (the makes list, the picker's lists): bumped when one
+#   is added. FITMENT: which part fits which vehicle, bumped by every change of fitment (with
+#   the parts' own PART and PARTS versions, as their pages and lists show it).
 CATALOG = "catalog"
 PARTS = "parts"
 PART = "part:{pk}"
 CATEGORIES = "categories"
+VEHICLES = "vehicles"
+FITMENT = "fitment"
 
 
 def part_version(pk: int) -> str:
@@ -41,10 +46,12 @@ PART_LIST_FIELDS = (
     "price",
     "minimum_order_quantity",
     "available_quantity",
+    "part_number",
+    "universal",
     "category__slug",
     "category__name",
 )
-CARD_FIELDS = PART_LIST_FIELDS[:7]  # what a card shows (no category)
+CARD_FIELDS = PART_LIST_FIELDS[:9]  # what a card shows (no category)
 PARTS_PER_PAGE = 24
 
 
@@ -185,3 +192,50 @@ def vehicle_get(pk: object) -> Vehicle | None:
     if not 0 < number < 2**63:
         return None
     return Vehicle.objects.filter(pk=number).first()
+
+
+def vehicle_makes() -> list[str]:
+    """Every make with a vehicle, by name, kept until a vehicle is added."""
+    return versions.get_or_set(
+        "catalog:makes",
+        lambda: list(Vehicle.objects.order_by("make").values_list("make", flat=True).distinct()),
+        names=[VEHICLES],
+    )
+
+
+def vehicle_list(*, make: str = "", model: str = "", year: int | None = None) -> QuerySet[Vehicle]:
+    """Vehicles by make, model and year; each given one matches exactly, whatever its case
+    (UPPER(…) = UPPER(…): the unique index's expressions)."""
+    vehicles = Vehicle.objects.order_by("make", "model", "year")
+    if make:
+        vehicles = vehicles.filter(make__iexact=make)
+    if model:
+        vehicles = vehicles.filter(model__iexact=model)
+    if year is not None:
+        vehicles = vehicles.filter(year=year)
+    return vehicles
+
+
+def part_vehicles(*, part_id: int) -> list[Vehicle]:
+    """The vehicles a part fits, by make, model and year."""
+    return list(Vehicle.objects.filter(fitments__part_id=part_id).order_by("make", "model", "year"))
+
+
+def fitment_lines(vehicles: list[Vehicle]) -> list[str]:
+    """What a part page says it fits: one line per make and model, its years as ranges of
+    consecutive years ("Yamaha MT-07, 2014–2016, 2018"); `vehicles` by make, model and year."""
+    lines: dict[tuple[str, str], list[int]] = {}
+    for vehicle in vehicles:
+        lines.setdefault((vehicle.make, vehicle.model), []).append(vehicle.year)
+    return [f"{make} {model}, {year_ranges(years)}" for (make, model), years in lines.items()]
+
+
+def year_ranges(years: list[int]) -> str:
+    """[2014, 2015, 2016, 2018] → "2014–2016, 2018" (an en dash)."""
+    runs: list[list[int]] = []
+    for year in sorted(set(years)):
+        if runs and year == runs[-1][-1] + 1:
+            runs[-1].append(year)
+        else:
+            runs.append([year])
+    return ", ".join(str(r[0]) if len(r) == 1 else f"{r[0]}\u2013{r[-1]}" for r in runs)

@@ -6,8 +6,8 @@ from django.db import transaction
 from core.caching import versions
 
 from . import images, stock
-from .models import Category, Part
-from .selectors import CATALOG, CATEGORIES, PARTS, part_version
+from .models import Category, Fitment, Part, Vehicle
+from .selectors import CATALOG, CATEGORIES, FITMENT, PARTS, VEHICLES, part_version
 from .signals import part_deleting
 
 STOCK_NOT_HERE = "available_quantity changes only through catalog.stock"
@@ -67,6 +67,8 @@ def part_update(*, part: Part, image: images.CleanImage | None = None, **fields)
     changed = [part_version(part.pk), PARTS]
     if LISTED_BY & fields.keys():
         changed.append(CATALOG)
+    if "universal" in fields:  # which bikes it is listed for
+        changed.append(FITMENT)
     versions.bump(*changed)
     return part
 
@@ -101,3 +103,40 @@ def category_delete(*, category: Category) -> None:
     """Delete a category; its parts stay, on no category."""
     category.delete()
     versions.bump(CATALOG, CATEGORIES)
+
+
+@transaction.atomic
+def fitment_set(*, part: Part, universal: bool, vehicle_ids: list[int]) -> Part:
+    """The part fits exactly these vehicles (ids of existing ones), and every bike when
+    `universal`: rows no longer listed are deleted, new ones added."""
+    wanted = set(vehicle_ids)
+    if part.universal != universal:
+        part.universal = universal
+        part.save(update_fields=["universal"])
+    Fitment.objects.filter(part=part).exclude(vehicle_id__in=wanted).delete()
+    Fitment.objects.bulk_create(
+        [Fitment(part=part, vehicle_id=pk) for pk in sorted(wanted)], ignore_conflicts=True
+    )
+    versions.bump(part_version(part.pk), PARTS, FITMENT)
+    return part
+
+
+def vehicle_get_or_create(*, make: str, model: str, year: int) -> Vehicle:
+    """The vehicle of this make, model and year whatever their case; a new one is written as
+    the make and model already are elsewhere ("yamaha" joins "Yamaha"), else as given."""
+    make, model = make.strip(), model.strip()
+    found = Vehicle.objects.filter(make__iexact=make, model__iexact=model, year=year).first()
+    if found:
+        return found
+    make = known_spelling("make", make)
+    model = known_spelling("model", model, make=make)
+    vehicle, created = Vehicle.objects.get_or_create(make=make, model=model, year=year)
+    if created:
+        versions.bump(VEHICLES)
+    return vehicle
+
+
+def known_spelling(field: str, value: str, **within) -> str:
+    """`value` as the vehicles already write it (make, or model within a make), else as is."""
+    same = Vehicle.objects.filter(**{f"{field}__iexact": value}, **within)
+    return same.values_list(field, flat=True).first() or value
