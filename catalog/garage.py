@@ -117,7 +117,9 @@ def with_fit_badges(parts, vehicle: Vehicle | None, *, all_fit: bool = False):
     parts = list(parts)
     not_fitting = set() if all_fit else parts_not_fitting(vehicle, [p.pk for p in parts])
     for part in parts:
-        part.fit_badge = fit_badge(part, vehicle, fits=part.pk not in not_fitting)
+        fits = part.pk not in not_fitting
+        part.fit_badge = fit_badge(part, vehicle, fits=fits)
+        part.fit_ok = fits  # the badge's colour
     return parts
 
 

@@ -13,15 +13,11 @@ from django.utils.cache import patch_cache_control
 
 from . import garage
 from .models import Vehicle
+from .selectors import vehicle_makes
 
 CHOOSE_MAKE = "Choose a make"
 CHOOSE_MODEL = "Choose a model"
 CHOOSE_YEAR = "Choose a year"
-
-
-def vehicle_makes() -> list[str]:
-    """Every make with a vehicle, by name."""
-    return list(Vehicle.objects.order_by("make").values_list("make", flat=True).distinct())
 
 
 def _models(make: str) -> list[str]:
@@ -32,6 +28,26 @@ def _models(make: str) -> list[str]:
 def _years(make: str, model: str) -> list[int]:
     vehicles = Vehicle.objects.filter(make__iexact=make, model__iexact=model).order_by("-year")
     return list(vehicles.values_list("year", flat=True))
+
+
+SHOW_ALL = "all"  # /allparts?all=1: every part, though a bike is active
+
+
+def bike_filter(request):
+    """/allparts' active bike, and the search's parameters with `fits` set to it (unless the
+    page asks for every part or names a bike of its own)."""
+    bike = garage.garage_active_for(request)
+    params = request.GET.copy()
+    show_all = params.pop(SHOW_ALL, None)
+    if bike is not None and not show_all and not params.get("fits"):
+        params["fits"] = str(bike.pk)
+    return bike, params
+
+
+def all_fit(bike: Vehicle | None, search) -> bool:
+    """Whether the listed parts all fit `bike` (the list is that bike's): no badge to look up."""
+    fits = search.validated_data.get("fits") if search.is_valid() else None
+    return bike is not None and fits == bike.pk
 
 
 def picker(values) -> dict:

@@ -17,7 +17,7 @@ from core.links import absolute_url
 from core.page_forms import handle_form
 from core.page_guards import shop_admin_required
 
-from . import selectors, services, stock
+from . import garage, garage_views, selectors, services, stock
 from .models import Part
 from .search import SORT_LABELS, part_search
 from .serializers import (
@@ -31,15 +31,17 @@ from .serializers import (
 SEARCH_FIELDS = ("q", "category", "minPrice", "maxPrice", "inStock", "sort")
 
 
-@cache_page_for_visitors(selectors.CATALOG, selectors.PARTS)
+@cache_page_for_visitors(selectors.CATALOG, selectors.PARTS, selectors.VEHICLES)
 def allparts(request):
     """All Parts: 24 cards a page (?page=N); newest first, or what the search form asks
-    (the same parameters as GET /api/allparts)."""
+    (the same parameters as GET /api/allparts); with an active bike, only the parts that fit
+    it (?all=1: every part), each card with its fit badge."""
     number = request.GET.get("page", 1)
     version = versions.current(selectors.CATALOG)  # the count's and the categories'
     form = {field: request.GET.get(field, "") for field in SEARCH_FIELDS}  # as the form shows
-    search = PartSearchInputSerializer(data=request.GET)
-    asked = any(form.values())
+    bike, params = garage_views.bike_filter(request)
+    search = PartSearchInputSerializer(data=params)
+    asked = any(form.values()) or "fits" in params
     searching = asked and search.is_valid()
     if searching:
         query = search.part_query()
@@ -53,9 +55,13 @@ def allparts(request):
         )
     else:
         page = selectors.part_page(page=number, version=version)
+    garage.with_fit_badges(page.items, bike, all_fit=garage_views.all_fit(bike, search))
     query = request.GET.copy()
     query.pop("page", None)
     context = {
+        "bike": bike,
+        "showing_all": bike is not None and "fits" not in params,
+        "picker": garage_views.picker({}),
         "page": page,
         "ellipsis": Paginator.ELLIPSIS,
         "asked": asked,
@@ -75,6 +81,7 @@ def allparts(request):
 def part(request, pk):
     """A part's public page: details, stock, the way to order it, and its schema.org data."""
     part = get_or_404(Part.objects.select_related("category"), pk)
+    garage.with_fit_badges([part], garage.garage_active_for(request))
     return render(request, "catalog/part.html", {"part": part, "product": product_ld(part)})
 
 

@@ -1,5 +1,5 @@
 // Builds every src/islands/*.jsx (and src/site.js, the small script of every page, and
-// src/part-image.js, the part forms' image preview) into
+// src/part-image.js, the part forms' image preview, and src/bike-picker.js) into
 // ../static/dist, writes manifest.json, which the `island_assets` template tag reads:
 //   {"purchase-form": {"file": "purchase-form-AB12.js", "imports": ["chunk-CD34.js"], "css": []}}
 // and builds the Tailwind + daisyUI stylesheet static/dist/app.css.
@@ -27,6 +27,8 @@ const entryPoints = {
   site: path.join(here, "src", "site.js"),
   // The part forms' image preview (no React): only the pages that have one load it.
   "part-image": path.join(here, "src", "part-image.js"),
+  // The bike picker's selects and saving (no React): /allparts and /garage load it.
+  "bike-picker": path.join(here, "src", "bike-picker.js"),
   ...Object.fromEntries(
     islands.map((name) => [path.basename(name, ".jsx"), path.join(islandsDir, name)]),
   ),

@@ -3,6 +3,7 @@
 from django.shortcuts import render
 from django.views.decorators.csrf import csrf_exempt
 
+from catalog.garage import garage_active_for, with_fit_badges
 from catalog.selectors import CATALOG, PARTS, newest_parts
 from core.caching.pages import cache_page_for_visitors
 from reviews.selectors import REVIEWS, newest_reviews
@@ -18,7 +19,7 @@ def home(request):
         "pages/home.html",
         {
             "slides": content.SLIDES,
-            "parts": newest_parts(HOME_PARTS),
+            "parts": with_fit_badges(newest_parts(HOME_PARTS), garage_active_for(request)),
             "quality_intro": content.QUALITY_INTRO,
             "quality_points": content.QUALITY_POINTS,
             "environment_intro": content.ENVIRONMENT_INTRO,
