@@ -10,9 +10,9 @@ arguments: "part:{pk}"):
   them, on every app server at once). Its absolute links come from SITE_URL (core.links),
   never from the request, so what one visitor's headers said reaches nobody else. Served to
   requests without a session cookie, and to visitors whose session (not signed in, no pending
-  message) holds the bike their `bike` cookie names, checked in the same round trip as the
-  versions (the cookie says which page to fetch, the session whether it is theirs); kept only
-  when the answer sets no cookie.
+  message) holds the bike their `bike` cookie names (the cookie says which page to fetch, the
+  session, read in the same round trip as the versions, whether it is theirs); kept only when
+  the answer sets no cookie.
 - `cache_page_per_session(*names)`, under @login_required: a page of one person's data. Kept
   for the session that saw it (a digest of the session key, the CSRF cookie, whose token the
   page's forms carry, and the path) and served again only when, in one round trip to the
@@ -188,24 +188,25 @@ def _visitors_page(request) -> HttpResponse | None:
 
 def _visitor_sessions_page(request, session_key: str) -> HttpResponse | None:
     """The visitors' page of the bike the request's `bike` cookie names, if the session is a
-    visitor's (not signed in, no pending message) whose active bike that is: one round trip."""
+    visitor's (not signed in, no pending message) whose active bike that is: the session and
+    the versions in one round trip, the page from this process's copies (else one more)."""
     names = _learned.get((False, request.get_full_path()))
     bike = request.COOKIES.get(BIKE, "")
     if names is None or not BIKE_COOKIE.match(bike):
         return None
     session_at = _SESSION_STORE.cache_key_prefix + session_key
-    page_at = _visitor_key(request, bike)
-    numbers, found = versions.read(names, [session_at, page_at])
+    numbers, found = versions.read(names, [session_at])
     session = found.get(session_at)
     if numbers is None or session is None or SESSION_KEY in session or MESSAGES in session:
         return None
     if str(session.get(BIKE) or "") != bike:
         return None
-    page = found.get(page_at)
-    if page is None:
-        setattr(request, _MISSED, (names, versions.stamp(numbers)))
+    version = versions.stamp(numbers)
+    kept = versions.get(_visitor_key(request, bike), version=version, local=PAGES)
+    if kept is None:
+        setattr(request, _MISSED, (names, version))  # the view's decorator need not look again
         return None
-    return _answer(*page)
+    return _answer(*kept)
 
 
 def _keep_for_visitors(request, note: Note, response) -> None:
