@@ -28,13 +28,13 @@ from .serializers import (
     StockChangeInputSerializer,
 )
 
-SEARCH_FIELDS = ("q", "category", "minPrice", "maxPrice", "inStock", "sort")
+SEARCH_FIELDS = ("q", "category", "minPrice", "maxPrice", "inStock", "sort", "fits")
 
 
 @cache_page_for_visitors(selectors.CATALOG, selectors.PARTS)
 def allparts(request):
     """All Parts: 24 cards a page (?page=N); newest first, or what the search form asks
-    (the same parameters as GET /api/allparts)."""
+    (the same parameters as GET /api/allparts, `fits` a vehicle's id included)."""
     number = request.GET.get("page", 1)
     version = versions.current(selectors.CATALOG)  # the count's and the categories'
     form = {field: request.GET.get(field, "") for field in SEARCH_FIELDS}  # as the form shows
