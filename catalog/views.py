@@ -73,9 +73,13 @@ def allparts(request):
 
 @cache_page_for_visitors(selectors.CATEGORIES, selectors.PART)
 def part(request, pk):
-    """A part's public page: details, stock, the way to order it, and its schema.org data."""
+    """A part's public page: details, part number, stock, the way to order it, the bikes it
+    fits (kept with the page: a change of fitment bumps the part's version), and its
+    schema.org data."""
     part = get_or_404(Part.objects.select_related("category"), pk)
-    return render(request, "catalog/part.html", {"part": part, "product": product_ld(part)})
+    fitment = [] if part.universal else selectors.fitment_lines(selectors.part_vehicles(part_id=pk))
+    context = {"part": part, "product": product_ld(part), "fitment": fitment}
+    return render(request, "catalog/part.html", context)
 
 
 def product_ld(part: Part) -> dict:
@@ -89,6 +93,7 @@ def product_ld(part: Part) -> dict:
         "image": absolute_url(part.img) if part.img else None,
         "description": part.description,
         "category": part.category.name if part.category else None,
+        "mpn": part.part_number or None,  # the manufacturer's part number
         "offers": {
             "@type": "Offer",
             "price": str(part.price),
