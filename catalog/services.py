@@ -140,3 +140,34 @@ def known_spelling(field: str, value: str, **within) -> str:
     """`value` as the vehicles already write it (make, or model within a make), else as is."""
     same = Vehicle.objects.filter(**{f"{field}__iexact": value}, **within)
     return same.values_list(field, flat=True).first() or value
+
+
+@transaction.atomic
+def fitment_add(*, part: Part, make: str, model: str, year_from: int, year_to: int) -> int:
+    """The part also fits this make and model in these years (vehicles created as needed);
+    how many fitment rows were new."""
+    vehicles = [
+        vehicle_get_or_create(make=make, model=model, year=year)
+        for year in range(year_from, year_to + 1)
+    ]
+    before = Fitment.objects.filter(part=part).count()
+    Fitment.objects.bulk_create(
+        [Fitment(part=part, vehicle=vehicle) for vehicle in vehicles], ignore_conflicts=True
+    )
+    added = Fitment.objects.filter(part=part).count() - before
+    versions.bump(part_version(part.pk), PARTS, FITMENT)
+    return added
+
+
+@transaction.atomic
+def fitment_remove(*, part: Part, make: str, model: str, year_from: int, year_to: int) -> int:
+    """The part no longer fits this make and model in these years; how many rows went."""
+    removed, _ = Fitment.objects.filter(
+        part=part,
+        vehicle__make__iexact=make.strip(),
+        vehicle__model__iexact=model.strip(),
+        vehicle__year__gte=year_from,
+        vehicle__year__lte=year_to,
+    ).delete()
+    versions.bump(part_version(part.pk), PARTS, FITMENT)
+    return removed
