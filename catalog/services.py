@@ -171,3 +171,28 @@ def fitment_remove(*, part: Part, make: str, model: str, year_from: int, year_to
     ).delete()
     versions.bump(part_version(part.pk), PARTS, FITMENT)
     return removed
+
+
+def fitment_changed(*, part_ids) -> None:
+    """Fitment rows of these parts were written outside fitment_set/add/remove (Django
+    admin's inline, import_fitment's bulk insert): their pages and the lists are stale."""
+    versions.bump(*(part_version(pk) for pk in set(part_ids)), PARTS, FITMENT)
+
+
+def vehicle_save(*, vehicle: Vehicle) -> Vehicle:
+    """Save a new or changed vehicle (Django admin): the makes list, the picker and the pages
+    of the parts that fit it name it."""
+    vehicle.save()
+    part_ids = list(vehicle.fitments.values_list("part_id", flat=True))
+    fitment_changed(part_ids=part_ids)
+    versions.bump(VEHICLES)
+    return vehicle
+
+
+@transaction.atomic
+def vehicle_delete(*, vehicle: Vehicle) -> None:
+    """Delete a vehicle and its fitment rows; the parts that fitted it say so no more."""
+    part_ids = list(vehicle.fitments.values_list("part_id", flat=True))
+    vehicle.delete()
+    fitment_changed(part_ids=part_ids)
+    versions.bump(VEHICLES)
