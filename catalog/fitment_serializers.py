@@ -3,6 +3,7 @@
 from rest_framework import serializers
 
 from core.api import MAX_ID, PageInputSerializer
+from core.fields import required
 
 from .models import Vehicle
 
@@ -85,3 +86,42 @@ def unknown_vehicles(ids: list[int]) -> str:
         return f"No vehicle has the id {ids[0]}"
     shown = ", ".join(str(pk) for pk in ids[:20]) + (", …" if len(ids) > 20 else "")
     return f"No vehicles have the ids {shown}"
+
+
+MAKE_REQUIRED = "Make is required"
+MODEL_REQUIRED = "Model is required"
+YEAR_FROM_INVALID = "Year from must be a year between 1885 and 2100, such as 2014"
+YEAR_TO_INVALID = "Year to must be a year between 1885 and 2100, such as 2020"
+YEARS_BACKWARDS = "Year to can't be before year from"
+YEARS_TOO_MANY = "A row can cover at most 100 years"
+
+
+def year_field(message: str, **kwargs) -> serializers.IntegerField:
+    return serializers.IntegerField(
+        min_value=1885,
+        max_value=2100,
+        error_messages=dict.fromkeys(
+            ("required", "null", "invalid", "min_value", "max_value", "max_string_length"),
+            message,
+        ),
+        **kwargs,
+    )
+
+
+class FitmentRowInputSerializer(serializers.Serializer):
+    """One row of fitment: a make and model in a range of years (yearTo: yearFrom when
+    missing). The Edit part page's "Fits these bikes" and import_fitment's rows."""
+
+    make = serializers.CharField(max_length=60, error_messages=required(MAKE_REQUIRED))
+    model = serializers.CharField(max_length=100, error_messages=required(MODEL_REQUIRED))
+    yearFrom = year_field(YEAR_FROM_INVALID, source="year_from")
+    yearTo = year_field(YEAR_TO_INVALID, source="year_to", required=False, allow_null=True)
+
+    def validate(self, attrs):
+        first = attrs["year_from"]
+        last = attrs.get("year_to") or first
+        if last < first:
+            raise serializers.ValidationError({"yearTo": [YEARS_BACKWARDS]})
+        if last - first >= 100:
+            raise serializers.ValidationError({"yearTo": [YEARS_TOO_MANY]})
+        return {**attrs, "year_to": last}

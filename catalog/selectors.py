@@ -221,21 +221,33 @@ def part_vehicles(*, part_id: int) -> list[Vehicle]:
     return list(Vehicle.objects.filter(fitments__part_id=part_id).order_by("make", "model", "year"))
 
 
+def fitment_runs(vehicles: list[Vehicle]) -> list[tuple[str, str, int, int]]:
+    """(make, model, first year, last year) of each run of consecutive years of a make and
+    model; `vehicles` by make, model and year (as part_vehicles gives them)."""
+    runs: list[tuple[str, str, int, int]] = []
+    for v in vehicles:
+        if runs and runs[-1][:2] == (v.make, v.model) and v.year == runs[-1][3] + 1:
+            runs[-1] = (v.make, v.model, runs[-1][2], v.year)
+        elif not (runs and runs[-1][:2] == (v.make, v.model) and v.year == runs[-1][3]):
+            runs.append((v.make, v.model, v.year, v.year))
+    return runs
+
+
 def fitment_lines(vehicles: list[Vehicle]) -> list[str]:
     """What a part page says it fits: one line per make and model, its years as ranges of
     consecutive years ("Yamaha MT-07, 2014–2016, 2018"); `vehicles` by make, model and year."""
-    lines: dict[tuple[str, str], list[int]] = {}
-    for vehicle in vehicles:
-        lines.setdefault((vehicle.make, vehicle.model), []).append(vehicle.year)
-    return [f"{make} {model}, {year_ranges(years)}" for (make, model), years in lines.items()]
+    lines: dict[tuple[str, str], list[str]] = {}
+    for make, model, first, last in fitment_runs(vehicles):
+        lines.setdefault((make, model), []).append(year_range(first, last))
+    return [f"{make} {model}, {', '.join(years)}" for (make, model), years in lines.items()]
+
+
+def year_range(first: int, last: int) -> str:
+    """2014, 2020 → "2014–2020" (an en dash); one year alone."""
+    return str(first) if first == last else f"{first}\u2013{last}"
 
 
 def year_ranges(years: list[int]) -> str:
-    """[2014, 2015, 2016, 2018] → "2014–2016, 2018" (an en dash)."""
-    runs: list[list[int]] = []
-    for year in sorted(set(years)):
-        if runs and year == runs[-1][-1] + 1:
-            runs[-1].append(year)
-        else:
-            runs.append([year])
-    return ", ".join(str(r[0]) if len(r) == 1 else f"{r[0]}\u2013{r[-1]}" for r in runs)
+    """[2014, 2015, 2016, 2018] → "2014–2016, 2018"."""
+    vehicles = [Vehicle(make="", model="", year=year) for year in sorted(set(years))]
+    return ", ".join(year_range(first, last) for _, _, first, last in fitment_runs(vehicles))

@@ -232,7 +232,7 @@ class StockChangeInputSerializer(serializers.Serializer):
 
 
 PRICE_NOT_A_NUMBER = "Enter a price in dollars, such as 25 or 25.50"
-VEHICLE_UNKNOWN = "Unknown vehicle: choose one of GET /api/vehicles"
+VEHICLE_UNKNOWN = "Choose one of the shop's vehicles"
 SORT_UNKNOWN = "Sort by one of: " + ", ".join(SORTS)
 
 

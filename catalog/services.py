@@ -140,3 +140,59 @@ def known_spelling(field: str, value: str, **within) -> str:
     """`value` as the vehicles already write it (make, or model within a make), else as is."""
     same = Vehicle.objects.filter(**{f"{field}__iexact": value}, **within)
     return same.values_list(field, flat=True).first() or value
+
+
+@transaction.atomic
+def fitment_add(*, part: Part, make: str, model: str, year_from: int, year_to: int) -> int:
+    """The part also fits this make and model in these years (vehicles created as needed);
+    how many fitment rows were new."""
+    vehicles = [
+        vehicle_get_or_create(make=make, model=model, year=year)
+        for year in range(year_from, year_to + 1)
+    ]
+    before = Fitment.objects.filter(part=part).count()
+    Fitment.objects.bulk_create(
+        [Fitment(part=part, vehicle=vehicle) for vehicle in vehicles], ignore_conflicts=True
+    )
+    added = Fitment.objects.filter(part=part).count() - before
+    versions.bump(part_version(part.pk), PARTS, FITMENT)
+    return added
+
+
+@transaction.atomic
+def fitment_remove(*, part: Part, make: str, model: str, year_from: int, year_to: int) -> int:
+    """The part no longer fits this make and model in these years; how many rows went."""
+    removed, _ = Fitment.objects.filter(
+        part=part,
+        vehicle__make__iexact=make.strip(),
+        vehicle__model__iexact=model.strip(),
+        vehicle__year__gte=year_from,
+        vehicle__year__lte=year_to,
+    ).delete()
+    versions.bump(part_version(part.pk), PARTS, FITMENT)
+    return removed
+
+
+def fitment_changed(*, part_ids) -> None:
+    """Fitment rows of these parts were written outside fitment_set/add/remove (Django
+    admin's inline, import_fitment's bulk insert): their pages and the lists are stale."""
+    versions.bump(*(part_version(pk) for pk in set(part_ids)), PARTS, FITMENT)
+
+
+def vehicle_save(*, vehicle: Vehicle) -> Vehicle:
+    """Save a new or changed vehicle (Django admin): the makes list, the picker and the pages
+    of the parts that fit it name it."""
+    vehicle.save()
+    part_ids = list(vehicle.fitments.values_list("part_id", flat=True))
+    fitment_changed(part_ids=part_ids)
+    versions.bump(VEHICLES)
+    return vehicle
+
+
+@transaction.atomic
+def vehicle_delete(*, vehicle: Vehicle) -> None:
+    """Delete a vehicle and its fitment rows; the parts that fitted it say so no more."""
+    part_ids = list(vehicle.fitments.values_list("part_id", flat=True))
+    vehicle.delete()
+    fitment_changed(part_ids=part_ids)
+    versions.bump(VEHICLES)

@@ -12,7 +12,16 @@ from catalog.serializers import PartInputSerializer
 from catalog.services import part_create
 from core.wording import counted
 
-FIELDS = ("name", "img", "description", "price", "minimumOrderQuantity", "availableQuantity")
+FIELDS = (
+    "name",
+    "img",
+    "description",
+    "price",
+    "minimumOrderQuantity",
+    "availableQuantity",
+    "partNumber",
+    "universal",
+)
 REQUIRED_COLUMNS = ("name", "price", "minimumOrderQuantity", "availableQuantity")
 
 Row = tuple[str, object]  # (where it is, e.g. "line 3" or "item 2"; the raw part fields)
