@@ -13,7 +13,8 @@ API's 400, the page's field message).
 
 from dataclasses import dataclass, field
 
-from django.contrib.auth import get_user_model
+from django.contrib.auth import SESSION_KEY, get_user_model
+from django.core.cache import cache
 from django.core.exceptions import ValidationError
 from django.db import transaction
 
@@ -24,6 +25,13 @@ from .models import Fitment, GarageBike, Part, Vehicle
 from .selectors import vehicle_get
 
 GARAGE = "garage"  # a visitor's session: the saved vehicles' ids, oldest first
+# An account's active bike as pages show it, [id, make, model, year] or None, so that a page
+# spends no query on it (a signed-in page has 5): written with every change of the account's
+# garage to the shared cache (every device sees it at once) and to the session that made it,
+# the session's copy read when the shared cache has none (flushed, or Redis down).
+ACCOUNT_BIKE = "garage_bike"
+ACTIVE_KEY = "garage-active:{pk}"
+ACTIVE_KEPT = 30 * 24 * 3600  # seconds
 MAX_BIKES = 10
 
 UNKNOWN_VEHICLE = "There is no vehicle with this id."
@@ -55,6 +63,7 @@ def garage_read(*, user, session) -> Garage:
         rows = GarageBike.objects.filter(user=account).select_related("vehicle")
         vehicles = [row.vehicle for row in rows]
         active = next((row.vehicle for row in rows if row.active), None)
+        _remember_active(account, session, active)
         return Garage(active=active, vehicles=vehicles)
     ids = session.get(GARAGE, [])
     if not ids:
@@ -65,14 +74,31 @@ def garage_read(*, user, session) -> Garage:
 
 
 def garage_active(*, user, session) -> Vehicle | None:
-    """The bike the caller is shopping for: one query, none for a visitor without one."""
+    """The bike the caller is shopping for: an account's as last written (no query), a
+    visitor's in one query (none without one)."""
     account = _account(user)
     if account is not None:
-        row = GarageBike.objects.filter(user=account, active=True).select_related("vehicle")
-        found = row.first()
-        return found.vehicle if found else None
+        shown = cache.get(ACTIVE_KEY.format(pk=account.pk), _UNKNOWN)
+        if shown is _UNKNOWN:
+            shown = session.get(ACCOUNT_BIKE)
+        return None if not shown else Vehicle(pk=shown[0], make=shown[1], model=shown[2], year=shown[3])
     pk = session.get(BIKE)
     return None if pk is None else Vehicle.objects.filter(pk=pk).first()
+
+
+_UNKNOWN = object()
+
+
+def _remember_active(account, session, vehicle: Vehicle | None) -> None:
+    """Note the account's active bike for garage_active: in the shared cache, and in the
+    session when it is that account's (a bearer call may carry another's)."""
+    shown = None if vehicle is None else [vehicle.pk, vehicle.make, vehicle.model, vehicle.year]
+    key = ACTIVE_KEY.format(pk=account.pk)
+    if cache.get(key, _UNKNOWN) != shown:
+        cache.set(key, shown, ACTIVE_KEPT)
+    if session is not None and session.get(SESSION_KEY) == str(account.pk):
+        if session.get(ACCOUNT_BIKE, _UNKNOWN) != shown:
+            session[ACCOUNT_BIKE] = shown
 
 
 _ACTIVE = "_garage_active"  # on the request: its active bike, once read
@@ -224,7 +250,10 @@ def garage_merge(*, user, session) -> None:
     session.pop(GARAGE, None)
     session.pop(BIKE, None)
     account = _account(user)
-    if account is None or not ids:
+    if account is None:
+        return
+    if not ids:
+        garage_read(user=account, session=session)  # notes the account's active bike
         return
     with transaction.atomic():
         _lock_account(account)
@@ -238,3 +267,4 @@ def garage_merge(*, user, session) -> None:
             rows.filter(active=True).exclude(vehicle_id=active).update(active=False)
             rows.filter(vehicle_id=active).update(active=True)
         _account_changed()
+    garage_read(user=account, session=session)

@@ -7,6 +7,8 @@ it posts. With JavaScript (frontend/src/bike-picker.js) the selects fill from th
 and the bike is saved by POST /api/garage.
 """
 
+import dataclasses
+
 from django.core.exceptions import ValidationError
 from django.shortcuts import redirect, render
 from django.utils.cache import patch_cache_control
@@ -33,21 +35,17 @@ def _years(make: str, model: str) -> list[int]:
 SHOW_ALL = "all"  # /allparts?all=1: every part, though a bike is active
 
 
-def bike_filter(request):
-    """/allparts' active bike, and the search's parameters with `fits` set to it (unless the
-    page asks for every part or names a bike of its own)."""
+def bike_filter(request) -> tuple[Vehicle | None, bool]:
+    """/allparts' active bike, and whether the list is to be that bike's (not when the page
+    asks for every part, ?all=1, or names a bike of its own, ?fits=)."""
     bike = garage.garage_active_for(request)
-    params = request.GET.copy()
-    show_all = params.pop(SHOW_ALL, None)
-    if bike is not None and not show_all and not params.get("fits"):
-        params["fits"] = str(bike.pk)
-    return bike, params
+    mine = bike is not None and not request.GET.get(SHOW_ALL) and not request.GET.get("fits")
+    return bike, mine
 
 
-def all_fit(bike: Vehicle | None, search) -> bool:
-    """Whether the listed parts all fit `bike` (the list is that bike's): no badge to look up."""
-    fits = search.validated_data.get("fits") if search.is_valid() else None
-    return bike is not None and fits == bike.pk
+def for_bike(query, bike: Vehicle):
+    """The search `query` narrowed to `bike`'s parts (known to exist: no check again)."""
+    return dataclasses.replace(query, fits=bike.pk)
 
 
 def picker(values) -> dict:

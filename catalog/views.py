@@ -41,12 +41,13 @@ def allparts(request):
     number = request.GET.get("page", 1)
     version = versions.current(selectors.CATALOG)  # the count's and the categories'
     form = {field: request.GET.get(field, "") for field in SEARCH_FIELDS}  # as the form shows
-    bike, params = garage_views.bike_filter(request)
-    search = PartSearchInputSerializer(data=params)
-    asked = any(form.values()) or "fits" in params
+    bike, bikes_parts = garage_views.bike_filter(request)
+    search = PartSearchInputSerializer(data=request.GET)
+    asked = any(form.values()) or bikes_parts
     searching = asked and search.is_valid()
     if searching:
         query = search.part_query()
+        query = garage_views.for_bike(query, bike) if bikes_parts else query
         page = selectors.page_of(
             part_search(query),
             page=number,
@@ -57,13 +58,16 @@ def allparts(request):
         )
     else:
         page = selectors.part_page(page=number, version=version)
-    garage.with_fit_badges(page.items, bike, all_fit=garage_views.all_fit(bike, search))
+    all_fit = bikes_parts or (bike is not None and form["fits"] == str(bike.pk))
+    garage.with_fit_badges(page.items, bike, all_fit=all_fit)
     query = request.GET.copy()
     query.pop("page", None)
     context = {
         "bike": bike,
-        "showing_all": bike is not None and "fits" not in params,
-        "picker": garage_views.picker({}),
+        "showing_all": bike is not None and not bikes_parts,
+        # Kept for visitors, the makes cost nothing twice; a signed-in page (5 queries) leaves
+        # them to the picker's script, or to /garage's round trip without it.
+        "picker": garage_views.picker({}) if not request.user.is_authenticated else {},
         "page": page,
         "ellipsis": Paginator.ELLIPSIS,
         "asked": asked,

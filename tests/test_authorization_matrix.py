@@ -21,6 +21,7 @@ from rest_framework_simplejwt.tokens import RefreshToken
 from accounts.tests.factories import TEST_PASSWORD
 from accounts.tokens import token_pair_for_user
 from catalog.images import image_clean, image_save
+from catalog.models import GarageBike, Vehicle
 from catalog.tests.factories import PartFactory
 from catalog.tests.pictures import png_bytes, upload
 from conftest import bearer_client
@@ -100,6 +101,14 @@ def order(world: World) -> dict:
         "address": "12 Harbour Road, Leeds",
         "phone": "+441130000000",
     }
+
+
+def saved_bike(world: World) -> dict:
+    """A bike saved in each account's garage (a visitor's new session holds none)."""
+    vehicle = Vehicle.objects.get_or_create(make="Yamaha", model="MT-07", year=2019)[0]
+    for account in (world.user, world.other, world.admin):
+        GarageBike.objects.get_or_create(user=account, vehicle=vehicle)
+    return {"active": vehicle.pk}
 
 
 def unsigned_event(world: World) -> dict:
@@ -189,6 +198,15 @@ API = {
         201,
         body=lambda w: {"name": "Rider", "review": "Fits my bike.", "ratings": 5},
     ),
+    # My Garage: everyone has one (a visitor's in the session), each their own.
+    ("GET", "/api/garage"): Api(200, 200, 200, 200),
+    ("POST", "/api/garage"): Api(
+        200, 200, 200, 200, body=lambda w: {"vehicle": saved_bike(w)["active"]}
+    ),
+    # 400 for the visitor: a bike not saved in their garage cannot be made active.
+    ("PUT", "/api/garage"): Api(400, 200, 200, 200, body=saved_bike),
+    # Any id: a bike that is not saved is not there to remove (on: a part's id will do).
+    ("DELETE", "/api/garage/{id}"): Api(200, 200, 200, 200, on="part"),
 }
 
 
@@ -226,6 +244,7 @@ PAGES = {
     "myportfolio": PUBLIC,
     "allparts": PUBLIC,
     "parts/<int:pk>": Page(OK, OK, OK, OK, on="part"),
+    "garage": PUBLIC,
     "shipping-returns": PUBLIC,
     "privacy": PUBLIC,
     "terms": PUBLIC,

@@ -5,6 +5,7 @@ with its badges and "Show all parts", the part page's badge, and the garage kept
 import re
 
 import pytest
+from django.core.cache import cache
 from django.test import Client
 from rest_framework.test import APIClient
 
@@ -224,3 +225,44 @@ def test_a_visitors_garage_stays_theirs(shop):
     one, two = Client(), Client()
     pick(one, make="Yamaha", model="MT-07", year="2019")
     assert "Select your bike" in text(two.get("/garage"))
+
+
+# --- An account's active bike on its pages ---------------------------------------------------------
+
+
+def test_another_device_of_the_account_shows_the_new_active_bike_at_once(user, shop):
+    phone, laptop = Client(), Client()
+    phone.force_login(user)
+    laptop.force_login(user)
+    assert "Select your bike" in text(laptop.get("/blogs"))
+    pick(phone, make="Yamaha", model="MT-07", year="2019")
+    assert MT07 in text(laptop.get("/blogs"))
+    assert f"Parts that fit your {MT07}" in text(laptop.get("/allparts"))
+
+
+def test_the_sessions_copy_serves_when_the_shared_cache_is_flushed(client, user, shop):
+    client.force_login(user)
+    pick(client, make="Yamaha", model="MT-07", year="2019")
+    cache.clear()
+    assert f"Parts that fit your {MT07}" in text(client.get("/allparts"))
+
+
+def test_an_accounts_bike_is_noted_at_sign_in(client, user, shop):
+    GarageBike.objects.create(user=user, vehicle=shop["mt07"], active=True)
+    cache.clear()
+    client.post("/login", {"login": user.email, "password": TEST_PASSWORD})
+    cache.clear()
+    assert MT07 in text(client.get("/blogs"))
+
+
+def test_a_signed_in_page_for_a_bike_stays_within_five_queries(
+    client, user, shop, django_assert_max_num_queries
+):
+    client.force_login(user)
+    pick(client, make="Yamaha", model="MT-07", year="2019")
+    client.get("/allparts")
+    cache.clear()
+    with django_assert_max_num_queries(5):
+        assert f"Parts that fit your {MT07}" in text(client.get("/allparts"))
+    with django_assert_max_num_queries(5):
+        assert "Show parts that fit your" in text(client.get("/allparts?all=1"))

@@ -177,12 +177,13 @@ class TestQueries:
         cache.clear()
         return self.queries(client, path)
 
-    def test_three_queries_whatever_the_catalog_size(self, client):
+    def test_four_queries_whatever_the_catalog_size(self, client):
         PartFactory()
-        assert self.cold_queries(client, "/allparts") == 3  # count, one page, the categories
+        # The count, one page, the categories, the bike picker's makes.
+        assert self.cold_queries(client, "/allparts") == 4
         PartFactory.create_batch(PARTS_PER_PAGE * 3)
-        assert self.cold_queries(client, "/allparts") == 3
-        assert self.cold_queries(client, "/allparts?page=3") == 3
+        assert self.cold_queries(client, "/allparts") == 4
+        assert self.cold_queries(client, "/allparts?page=3") == 4
 
     def test_a_repeat_visit_is_served_from_the_cache(self, client):
         PartFactory.create_batch(3)
@@ -203,8 +204,9 @@ class TestQueries:
         assert self.queries(client, "/allparts") == small
 
 
-def test_no_island_only_the_site_script(client):
+def test_no_island_only_the_site_script_and_the_bike_pickers(client):
     PartFactory()
     response = client.get("/allparts")
-    assert module_scripts(response) == [dist_url(manifest()["site"]["file"])]
+    scripts = [dist_url(manifest()[name]["file"]) for name in ("site", "bike-picker")]
+    assert module_scripts(response) == scripts
     assert "data-island" not in response.content.decode()
