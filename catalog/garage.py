@@ -81,7 +81,11 @@ def garage_active(*, user, session) -> Vehicle | None:
         shown = cache.get(ACTIVE_KEY.format(pk=account.pk), _UNKNOWN)
         if shown is _UNKNOWN:
             shown = session.get(ACCOUNT_BIKE)
-        return None if not shown else Vehicle(pk=shown[0], make=shown[1], model=shown[2], year=shown[3])
+        return (
+            None
+            if not shown
+            else Vehicle(pk=shown[0], make=shown[1], model=shown[2], year=shown[3])
+        )
     pk = session.get(BIKE)
     return None if pk is None else Vehicle.objects.filter(pk=pk).first()
 
@@ -117,8 +121,10 @@ def parts_not_fitting(vehicle: Vehicle | None, part_ids) -> set[int]:
     ids = set(part_ids)
     if vehicle is None or not ids:
         return set()
-    fitting = Part.objects.filter(pk__in=ids, universal=True).values("pk").union(
-        Fitment.objects.filter(vehicle=vehicle, part_id__in=ids).values("part_id")
+    fitting = (
+        Part.objects.filter(pk__in=ids, universal=True)
+        .values("pk")
+        .union(Fitment.objects.filter(vehicle=vehicle, part_id__in=ids).values("part_id"))
     )
     return ids - {row["pk"] for row in fitting}
 

@@ -64,7 +64,10 @@ def test_an_unknown_vehicle_is_refused(caller, sent):
 
 def test_a_vehicle_is_required(caller):
     response = caller.post("/api/garage", {}, format="json")
-    assert (response.status_code, response.json()) == (400, {"vehicle": ["This field is required."]})
+    assert (response.status_code, response.json()) == (
+        400,
+        {"vehicle": ["This field is required."]},
+    )
 
 
 def test_at_most_ten_bikes(caller):

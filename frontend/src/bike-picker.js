@@ -70,7 +70,13 @@ function watch(form) {
   // No makes listed (a signed-in page leaves them out): every make, from the API.
   if (make.options.length <= 1) {
     api("/api/vehicles/makes")
-      .then((makes) => fill(make, "Choose a make", makes.map((m) => ({ value: m, label: m }))))
+      .then((makes) =>
+        fill(
+          make,
+          "Choose a make",
+          makes.map((m) => ({ value: m, label: m })),
+        ),
+      )
       .catch((error) => say(error.message));
   }
   // A make chosen already (by a round trip without the script): its vehicles, for what follows.
