@@ -100,9 +100,9 @@ def _remember_active(account, session, vehicle: Vehicle | None) -> None:
     key = ACTIVE_KEY.format(pk=account.pk)
     if cache.get(key, _UNKNOWN) != shown:
         cache.set(key, shown, ACTIVE_KEPT)
-    if session is not None and session.get(SESSION_KEY) == str(account.pk):
-        if session.get(ACCOUNT_BIKE, _UNKNOWN) != shown:
-            session[ACCOUNT_BIKE] = shown
+    mine = session is not None and session.get(SESSION_KEY) == str(account.pk)
+    if mine and session.get(ACCOUNT_BIKE, _UNKNOWN) != shown:
+        session[ACCOUNT_BIKE] = shown
 
 
 _ACTIVE = "_garage_active"  # on the request: its active bike, once read
