@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 
 from django.db import transaction
 from django.db.models.functions import Upper
+from rest_framework import serializers
 
 from core.caching import versions
 
@@ -56,7 +57,8 @@ class _Good:
 def fitment_import(rows: list[Row]) -> FitmentImport:
     """Import the rows that pass; report the others by where they are."""
     report = FitmentImport()
-    good = [row for row in (_checked(where, data, report) for where, data in rows) if row]
+    check = _RowCheck()
+    good = [row for row in (_checked(where, data, report, check) for where, data in rows) if row]
     part_ids = _part_ids(good, report)
     good = [row for row in good if row.where in part_ids]
     with transaction.atomic():
@@ -81,14 +83,31 @@ def fitment_import(rows: list[Row]) -> FitmentImport:
     return report
 
 
-def _checked(where: str, data, report: FitmentImport) -> _Good | None:
+class _RowCheck:
+    """FitmentRowInputSerializer's answer for a row's make, model and years: one serializer
+    for the whole file (a new one per row copies its fields each time: most of the import's
+    time), and one answer per distinct make, model and years (a file repeats them)."""
+
+    def __init__(self):
+        self.serializer = FitmentRowInputSerializer()
+        self.answers: dict[tuple, tuple[dict | None, str]] = {}
+
+    def __call__(self, data: dict) -> tuple[dict | None, str]:
+        """(validated fields, "") or (None, what is wrong)."""
+        fields = tuple(data.get(name) for name in ("make", "model", "yearFrom", "yearTo"))
+        if fields not in self.answers:
+            try:
+                self.answers[fields] = (self.serializer.run_validation(data), "")
+            except serializers.ValidationError as invalid:
+                self.answers[fields] = (None, errors_format(invalid.detail))
+        return self.answers[fields]
+
+
+def _checked(where: str, data, report: FitmentImport, check: _RowCheck) -> _Good | None:
     """The row, checked; None (and the reason in the report) when it is bad."""
-    if not isinstance(data, dict):
-        report.rejected.append((where, "not a row of fields"))
-        return None
-    serializer = FitmentRowInputSerializer(data=data)
-    if not serializer.is_valid():
-        report.rejected.append((where, errors_format(serializer.errors)))
+    fields, errors = check(data)
+    if fields is None:
+        report.rejected.append((where, errors))
         return None
     part_id, number = data.get("partId"), data.get("partNumber")
     if part_id is not None:
@@ -103,7 +122,6 @@ def _checked(where: str, data, report: FitmentImport) -> _Good | None:
     elif not number or not normalised(number):
         report.rejected.append((where, PART_REQUIRED))
         return None
-    fields = serializer.validated_data
     return _Good(
         where=where,
         part_number=None if part_id is not None else normalised(number),
