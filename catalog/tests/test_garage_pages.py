@@ -31,7 +31,7 @@ def text(response) -> str:
 
 def options(response, name: str) -> list[str]:
     html = response.content.decode()
-    select = re.search(rf'<select name="{name}".*?</select>', html, re.S).group(0)
+    select = re.search(rf'<select [^>]*name="{name}".*?</select>', html, re.S).group(0)
     return re.findall(r'<option value="([^"]*)"', select)[1:]  # the placeholder's is ""
 
 
