@@ -97,8 +97,9 @@ def garage_page(request):
         vehicle = Vehicle.objects.filter(
             make__iexact=choice["make"], model__iexact=choice["model"], year=choice["year"]
         ).first()
-        garage.garage_add(**caller, vehicle_id=vehicle.pk)
-        return redirect("allparts")
+        if vehicle is not None:  # (deleted since the years were read: choose again)
+            garage.garage_add(**caller, vehicle_id=vehicle.pk)
+            return redirect("allparts")
     asked = any(values.get(name) for name in ("make", "model", "year"))
     context = {
         "garage": garage.garage_read(**caller),

@@ -10,6 +10,7 @@ from django.test import Client
 from rest_framework.test import APIClient
 
 from accounts.tests.factories import TEST_PASSWORD
+from catalog.garage import parts_not_fitting
 from catalog.models import Fitment, GarageBike, Vehicle
 from catalog.tests.factories import PartFactory
 
@@ -266,3 +267,17 @@ def test_a_signed_in_page_for_a_bike_stays_within_five_queries(
         assert f"Parts that fit your {MT07}" in text(client.get("/allparts"))
     with django_assert_max_num_queries(5):
         assert "Show parts that fit your" in text(client.get("/allparts?all=1"))
+
+
+# --- The cart's check --------------------------------------------------------------------------------
+
+
+def test_parts_not_fitting_names_the_parts_neither_listed_nor_universal(
+    shop, django_assert_num_queries
+):
+    ids = [shop["fits"].pk, shop["universal"].pk, shop["other"].pk, 999_999]
+    with django_assert_num_queries(1):
+        assert parts_not_fitting(shop["mt07"], ids) == {shop["other"].pk, 999_999}
+    with django_assert_num_queries(0):
+        assert parts_not_fitting(None, ids) == set()
+        assert parts_not_fitting(shop["mt07"], []) == set()
