@@ -133,6 +133,14 @@ def not_fitting_message(vehicle: Vehicle) -> str:
     return f"Does not fit your {vehicle.name}"
 
 
+def fit_warnings(*, user, session, part_ids) -> dict[int, str]:
+    """The cart's warnings: for each of `part_ids` that does not fit the caller's active bike,
+    "Does not fit your 2019 Yamaha MT-07" (a warning, not a block); none without a bike."""
+    vehicle = garage_active(user=user, session=session)
+    message = "" if vehicle is None else not_fitting_message(vehicle)
+    return dict.fromkeys(parts_not_fitting(vehicle, part_ids), message)
+
+
 def fit_badge(part: Part, vehicle: Vehicle | None, *, fits: bool) -> str:
     """A card's or part page's fit badge: "" when there is nothing to say (no bike, a part
     that is not universal)."""

@@ -10,7 +10,7 @@ from django.test import Client
 from rest_framework.test import APIClient
 
 from accounts.tests.factories import TEST_PASSWORD
-from catalog.garage import parts_not_fitting
+from catalog.garage import fit_warnings, parts_not_fitting
 from catalog.models import Fitment, GarageBike, Vehicle
 from catalog.tests.factories import PartFactory
 
@@ -281,3 +281,24 @@ def test_parts_not_fitting_names_the_parts_neither_listed_nor_universal(
     with django_assert_num_queries(0):
         assert parts_not_fitting(None, ids) == set()
         assert parts_not_fitting(shop["mt07"], []) == set()
+
+
+def test_fit_warnings_for_the_cart(client, user, shop):
+    ids = [shop["fits"].pk, shop["universal"].pk, shop["other"].pk]
+    assert fit_warnings(user=None, session=client.session, part_ids=ids) == {}
+    pick(client, make="Yamaha", model="MT-07", year="2019")
+    warned = {shop["other"].pk: f"Does not fit your {MT07}"}
+    assert fit_warnings(user=None, session=client.session, part_ids=ids) == warned
+    client.force_login(user)  # the visitor's bike joins the account
+    assert fit_warnings(user=user, session=client.session, part_ids=ids) == warned
+
+
+def test_a_kept_personal_page_names_the_new_active_bike(client, user, shop):
+    client.force_login(user)
+    pick(client, make="Yamaha", model="MT-07", year="2019")
+    assert MT07 in text(client.get("/dashboard/myorder"))  # (its CSRF cookie made)
+    client.get("/dashboard/myorder")
+    assert not client.get("/dashboard/myorder").templates  # kept for this session
+    pick(client, make="Yamaha", model="MT-09", year="2021")
+    page = text(client.get("/dashboard/myorder"))
+    assert "2021 Yamaha MT-09" in page and MT07 not in page
