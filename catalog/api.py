@@ -21,7 +21,7 @@ from .fitment_serializers import (
     VehicleSerializer,
 )
 from .models import Part
-from .search import part_search
+from .search import kept_count, part_search
 from .serializers import (
     CategoryCountSerializer,
     DeletedCountSerializer,
@@ -63,7 +63,7 @@ class PartListApi(APIView):
             part_search(query),
             PartOutputSerializer,
             search,
-            total=selectors.part_count() if query.counts_every_part else None,
+            total=count() if (count := kept_count(query)) else None,
             count_in_rows=query.reads_every_match,
             encode=partial(parts_json_body, fits=query.fits is not None),
         )

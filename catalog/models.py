@@ -70,6 +70,10 @@ class Part(models.Model):
         indexes = [
             models.Index(fields=["-created_at", "-id"], name="catalog_part_newest"),
             GinIndex(fields=["search_vector"], name="catalog_part_search"),
+            # The universal parts, a few of many: listed for every bike (?fits=).
+            models.Index(
+                fields=["id"], condition=models.Q(universal=True), name="catalog_part_universal"
+            ),
             # Equality and prefix (LIKE 'x%') lookups of a searched part number.
             models.Index(
                 fields=["part_number_normalised"],

@@ -178,6 +178,26 @@ def fits(vehicle: Vehicle | int) -> Q:
     return Q(universal=True) | Q(Exists(fitted))
 
 
+def fitting_count(vehicle_id: int) -> int:
+    """How many parts fit the vehicle or are universal, kept until the catalog (a part added
+    or deleted) or fitment (a row, or a part's universal flag) changes."""
+    return versions.get_or_set(
+        f"catalog:fitting-count:{vehicle_id}",
+        lambda: Part.objects.filter(fits(vehicle_id)).count(),
+        names=[CATALOG, FITMENT],
+    )
+
+
+def vehicle_exists(pk: int) -> bool:
+    """Whether there is a vehicle with this id, kept until vehicles change (every ?fits=
+    asks: no query for a bike already known)."""
+    return versions.get_or_set(
+        f"catalog:vehicle-exists:{pk}",
+        lambda: Vehicle.objects.filter(pk=pk).exists(),
+        names=[VEHICLES],
+    )
+
+
 def parts_that_fit(*, vehicle: Vehicle | int) -> QuerySet[Part]:
     """Parts that fit `vehicle` or are universal, newest first, as cards show them."""
     return _cards_newest_first().filter(fits(vehicle))

@@ -12,8 +12,9 @@ from core.caching.versions import LOCAL
 from core.fields import required
 
 from . import images
-from .models import Category, Part, Vehicle
+from .models import Category, Part
 from .search import SORTS, PartQuery
+from .selectors import vehicle_exists
 from .stock import CHANGE_ZERO
 from .validators import validate_image_url
 
@@ -280,7 +281,7 @@ class PartSearchInputSerializer(PageInputSerializer):
         return super().to_internal_value(data)
 
     def validate_fits(self, value):
-        if value is not None and not Vehicle.objects.filter(pk=value).exists():
+        if value is not None and not vehicle_exists(value):
             raise serializers.ValidationError(VEHICLE_UNKNOWN)
         return value
 

@@ -20,7 +20,7 @@ from core.page_guards import shop_admin_required
 from . import garage, garage_views, selectors, services, stock
 from .fitment_serializers import FitmentRowInputSerializer
 from .models import Part
-from .search import SORT_LABELS, part_search
+from .search import SORT_LABELS, kept_count, part_search
 from .serializers import (
     PartEditSerializer,
     PartInputSerializer,
@@ -51,9 +51,7 @@ def allparts(request):
         page = selectors.page_of(
             part_search(query),
             page=number,
-            count=partial(selectors.part_count, version=version)
-            if query.counts_every_part
-            else None,
+            count=kept_count(query, version=version),
             count_in_rows=query.reads_every_match,
         )
     else:

@@ -116,6 +116,14 @@ class Migration(migrations.Migration):
         migrations.AddIndex(
             model_name="part",
             index=models.Index(
+                condition=models.Q(("universal", True)),
+                fields=["id"],
+                name="catalog_part_universal",
+            ),
+        ),
+        migrations.AddIndex(
+            model_name="part",
+            index=models.Index(
                 fields=["part_number_normalised"],
                 name="catalog_part_number",
                 opclasses=["varchar_pattern_ops"],

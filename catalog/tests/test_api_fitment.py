@@ -2,6 +2,7 @@
 
 import pytest
 
+from catalog import services
 from catalog.fitment_serializers import UNIVERSAL_REQUIRED, VEHICLES_REQUIRED
 from catalog.models import Fitment, Part, Vehicle
 from catalog.serializers import VEHICLE_UNKNOWN
@@ -112,9 +113,7 @@ class TestFits:
         assert response["X-Total-Count"] == "2"
 
     def test_fits_combines_with_every_other_filter(self, anon):
-        from catalog.services import category_get_or_create
-
-        brakes = category_get_or_create(name="Brakes", slug="brakes")
+        brakes = services.category_get_or_create(name="Brakes", slug="brakes")
         mt07 = vehicle()
         cheap = PartFactory(name="Brake disc", price="30", category=brakes)
         dear = PartFactory(name="Brake caliper", price="300", category=brakes)
@@ -193,3 +192,31 @@ class TestFitment:
         assert anon.put(f"/api/allparts/{part.pk}/fitment", body, format="json").status_code == 401
         response = as_user.put(f"/api/allparts/{part.pk}/fitment", body, format="json")
         assert response.status_code == 403
+
+
+def test_the_kept_count_of_a_bikes_parts_follows_every_change(anon):
+    mt07 = vehicle()
+    part = PartFactory()
+
+    def total():
+        return anon.get(f"/api/allparts?fits={mt07.pk}&limit=1")["X-Total-Count"]
+
+    assert total() == "0"
+    services.fitment_set(part=part, universal=False, vehicle_ids=[mt07.pk])
+    assert total() == "1"
+    other = PartFactory(universal=True)  # a new part
+    assert total() == "2"
+    services.part_update(part=other, universal=False)
+    assert total() == "1"
+    services.fitment_remove(part=part, make="Yamaha", model="MT-07", year_from=2019, year_to=2019)
+    assert total() == "0"
+    services.fitment_add(part=part, make="Yamaha", model="MT-07", year_from=2018, year_to=2019)
+    assert total() == "1"
+    services.part_delete(part=part)
+    assert total() == "0"
+
+
+def test_a_new_vehicle_is_known_at_once_to_fits(anon):
+    assert anon.get("/api/allparts?fits=123456").status_code == 400  # kept: unknown
+    services.vehicle_save(vehicle=Vehicle(pk=123456, make="Honda", model="CB500F", year=2020))
+    assert anon.get("/api/allparts?fits=123456").status_code == 200
