@@ -25,11 +25,11 @@ from .models import Fitment, GarageBike, Part, Vehicle
 from .selectors import vehicle_get
 
 GARAGE = "garage"  # a visitor's session: the saved vehicles' ids, oldest first
-# An account's active bike as pages show it, [id, make, model, year] or None, so that a page
-# spends no query on it (a signed-in page has 5): written with every change of the account's
-# garage to the shared cache (every device sees it at once) and to the session that made it,
-# the session's copy read when the shared cache has none (flushed, or Redis down).
-ACCOUNT_BIKE = "garage_bike"
+# The active bike as pages show it, [id, make, model, year] or None, so that a page spends no
+# query on it (a page has at most 5): kept in the session with every change of its garage; for
+# an account also in the shared cache (every device sees it at once), the session's copy read
+# when the shared cache has none (flushed, or Redis down).
+SHOWN_BIKE = "garage_bike"
 ACTIVE_KEY = "garage-active:{pk}"
 ACTIVE_KEPT = 30 * 24 * 3600  # seconds
 MAX_BIKES = 10
@@ -70,24 +70,33 @@ def garage_read(*, user, session) -> Garage:
         return Garage()
     found = Vehicle.objects.in_bulk(ids)  # a deleted vehicle leaves every garage
     vehicles = [found[pk] for pk in ids if pk in found]
-    return Garage(active=found.get(session.get(BIKE)), vehicles=vehicles)
+    active = found.get(session.get(BIKE))
+    _note_shown(session, active)
+    return Garage(active=active, vehicles=vehicles)
 
 
 def garage_active(*, user, session) -> Vehicle | None:
-    """The bike the caller is shopping for: an account's as last written (no query), a
-    visitor's in one query (none without one)."""
+    """The bike the caller is shopping for, as its garage last noted it: no query."""
     account = _account(user)
     if account is not None:
         shown = cache.get(ACTIVE_KEY.format(pk=account.pk), _UNKNOWN)
         if shown is _UNKNOWN:
-            shown = session.get(ACCOUNT_BIKE)
-        return (
-            None
-            if not shown
-            else Vehicle(pk=shown[0], make=shown[1], model=shown[2], year=shown[3])
-        )
-    pk = session.get(BIKE)
-    return None if pk is None else Vehicle.objects.filter(pk=pk).first()
+            shown = session.get(SHOWN_BIKE)
+    else:
+        pk, shown = session.get(BIKE), session.get(SHOWN_BIKE)
+        if pk is None:
+            return None
+        if not shown or shown[0] != pk:  # (noted by every write: never, but the key's bike wins)
+            return Vehicle.objects.filter(pk=pk).first()
+    if not shown:
+        return None
+    return Vehicle(pk=shown[0], make=shown[1], model=shown[2], year=shown[3])
+
+
+def _note_shown(session, vehicle: Vehicle | None) -> None:
+    shown = None if vehicle is None else [vehicle.pk, vehicle.make, vehicle.model, vehicle.year]
+    if session.get(SHOWN_BIKE, _UNKNOWN) != shown:
+        session[SHOWN_BIKE] = shown
 
 
 _UNKNOWN = object()
@@ -100,9 +109,8 @@ def _remember_active(account, session, vehicle: Vehicle | None) -> None:
     key = ACTIVE_KEY.format(pk=account.pk)
     if cache.get(key, _UNKNOWN) != shown:
         cache.set(key, shown, ACTIVE_KEPT)
-    mine = session is not None and session.get(SESSION_KEY) == str(account.pk)
-    if mine and session.get(ACCOUNT_BIKE, _UNKNOWN) != shown:
-        session[ACCOUNT_BIKE] = shown
+    if session is not None and session.get(SESSION_KEY) == str(account.pk):
+        _note_shown(session, vehicle)
 
 
 _ACTIVE = "_garage_active"  # on the request: its active bike, once read
@@ -261,8 +269,8 @@ def garage_merge(*, user, session) -> None:
     first), the visitor's active bike becomes the account's, and the session forgets them."""
     ids = list(session.get(GARAGE, []))
     active = session.get(BIKE)
-    session.pop(GARAGE, None)
-    session.pop(BIKE, None)
+    for key in (GARAGE, BIKE, SHOWN_BIKE):
+        session.pop(key, None)
     account = _account(user)
     if account is None:
         return

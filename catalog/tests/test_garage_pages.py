@@ -302,3 +302,15 @@ def test_a_kept_personal_page_names_the_new_active_bike(client, user, shop):
     pick(client, make="Yamaha", model="MT-09", year="2021")
     page = text(client.get("/dashboard/myorder"))
     assert "2021 Yamaha MT-09" in page and MT07 not in page
+
+
+def test_a_visitors_page_for_a_bike_stays_within_five_queries(
+    client, shop, django_assert_max_num_queries
+):
+    pick(client, make="Yamaha", model="MT-07", year="2019")
+    client.get("/allparts")
+    cache.clear()  # nothing kept: the session read from the database too
+    with django_assert_max_num_queries(5):
+        assert f"Parts that fit your {MT07}" in text(client.get("/allparts"))
+    with django_assert_max_num_queries(5):
+        assert f"Fits your {MT07}" in text(client.get(shop["fits"].get_absolute_url()))
