@@ -51,12 +51,13 @@ class GarageApi(APIView):
     """GET the garage; POST {"vehicle"} saves a bike and makes it active; PUT {"active"}
     makes a saved bike active."""
 
-    @extend_schema(responses={200: GarageOutputSerializer})
+    @extend_schema(responses={200: GarageOutputSerializer, **errors(401)})
     def get(self, request):
         return _answer(garage.garage_read(**_caller(request)))
 
     @extend_schema(
-        request=GarageAddSerializer, responses={200: GarageOutputSerializer, **errors(400)}
+        request=GarageAddSerializer,
+        responses={200: GarageOutputSerializer, **errors(400, 401, 415)},
     )
     def post(self, request):
         data = GarageAddSerializer(data=request.data)
@@ -65,7 +66,8 @@ class GarageApi(APIView):
         return _answer(garage.garage_add(**_caller(request), vehicle_id=vehicle_id))
 
     @extend_schema(
-        request=GarageActivateSerializer, responses={200: GarageOutputSerializer, **errors(400)}
+        request=GarageActivateSerializer,
+        responses={200: GarageOutputSerializer, **errors(400, 401, 415)},
     )
     def put(self, request):
         data = GarageActivateSerializer(data=request.data)
@@ -77,6 +79,7 @@ class GarageApi(APIView):
 class GarageBikeApi(APIView):
     """DELETE /api/garage/{vehicleId}: the bike leaves the garage."""
 
-    @extend_schema(responses={200: GarageOutputSerializer})
+    # 404: an id that is not a whole number names no route.
+    @extend_schema(responses={200: GarageOutputSerializer, **errors(401, 404)})
     def delete(self, request, pk):
         return _answer(garage.garage_remove(**_caller(request), vehicle_id=pk))
