@@ -98,7 +98,11 @@ def test_changing_bike_changes_the_page_at_once(bikes):
     rider.delete(f"/api/garage/{z900.pk}")
     html, _, _ = visit(rider, "/allparts")
     assert bike_shown(html) == ""
-    assert "bike" not in rider.cookies or rider.cookies["bike"].value == ""
+    assert rider.cookies["bike"].value == "0"  # a visitor's session, with no bike
+    # Such a session is served the page kept for no bike, like a visitor without one.
+    visit(visitor(), "/blogs")
+    html, rendered, queries = visit(rider, "/blogs")
+    assert (bike_shown(html), rendered, queries) == ("", False, 0)
 
 
 def test_a_signed_in_shopper_never_gets_a_visitors_page(bikes, user):
@@ -111,6 +115,7 @@ def test_a_signed_in_shopper_never_gets_a_visitors_page(bikes, user):
     html, rendered, _ = visit(shopper, "/allparts")
     assert (bike_shown(html), rendered) == ("", True)
     assert f"{user.get_short_name()} (Sign Out)" in html
+    assert shopper.cookies["bike"].value == ""  # deleted: a signed-in session carries none
 
 
 def test_visitors_pages_with_a_bike_are_private_to_the_browser(bikes):

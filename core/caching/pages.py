@@ -48,9 +48,11 @@ from . import versions
 
 ACCOUNTS = "accounts"  # bumped by every change of a user but a sign-in
 # A visitor's active bike (catalog.garage): its id in their session under this key, mirrored
-# in a cookie of this name, by which their pages are found before the session is read.
+# in a cookie of this name ("0": none), by which their pages are found before the session is
+# read. Only visitors' sessions carry it: a signed-in request costs no look for a kept page.
 BIKE = "bike"
-BIKE_COOKIE = re.compile(r"^(\d{1,19})?$")
+NO_BIKE = "0"
+BIKE_COOKIE = re.compile(r"^\d{1,19}$")
 MESSAGES_COOKIE = "messages"  # django.contrib.messages' cookie storage: pending messages
 MESSAGES = "_messages"  # where its session storage keeps pending ones
 # Query strings worth keeping: none, or a short page number (keeps the key space small).
@@ -194,6 +196,7 @@ def _visitor_sessions_page(request, session_key: str) -> HttpResponse | None:
     bike = request.COOKIES.get(BIKE, "")
     if names is None or not BIKE_COOKIE.match(bike):
         return None
+    bike = "" if bike == NO_BIKE else bike
     session_at = _SESSION_STORE.cache_key_prefix + session_key
     numbers, found = versions.read(names, [session_at])
     session = found.get(session_at)
@@ -316,7 +319,7 @@ class PageCacheMiddleware:
         else:
             session_key = _session_key(request)
             kept = _sessions_page(request, session_key) if session_key else None
-            if kept is None and session_key:
+            if kept is None and session_key and BIKE in request.COOKIES:
                 kept = _visitor_sessions_page(request, session_key)
         if kept is not None:
             return kept
@@ -332,13 +335,16 @@ class PageCacheMiddleware:
 
 
 def _mirror_bike(request, response) -> None:
-    """Keep the `bike` cookie equal to the active bike in a visitor's session (none once
-    signed in: the account's pages are never visitors'), when the request read the session."""
+    """Keep the `bike` cookie equal to the active bike in a visitor's session (NO_BIKE for
+    none), and away from signed-in sessions (their pages are never visitors'), when the request
+    read the session."""
     session = getattr(request, "session", None)
     if session is None or not session.accessed:
         return
-    bike = "" if SESSION_KEY in session else str(session.get(BIKE) or "")
-    if request.COOKIES.get(BIKE, "") == bike:
+    bike = None
+    if SESSION_KEY not in session and not session.is_empty():
+        bike = str(session.get(BIKE) or NO_BIKE)
+    if request.COOKIES.get(BIKE) == bike:
         return
     if bike:
         response.set_cookie(
@@ -349,5 +355,5 @@ def _mirror_bike(request, response) -> None:
             httponly=True,
             samesite="Lax",
         )
-    else:
+    elif BIKE in request.COOKIES:
         response.delete_cookie(BIKE, samesite="Lax")
