@@ -50,13 +50,26 @@ class FitmentSerializer(serializers.Serializer):
     vehicles = VehicleSerializer(many=True)
 
 
+class VehicleIdsField(serializers.ListField):
+    """A list of vehicle ids whose bad items are one message on the field (the API's error
+    shape is a list of messages per field, never a message per item)."""
+
+    def to_internal_value(self, data):
+        try:
+            return super().to_internal_value(data)
+        except serializers.ValidationError as invalid:
+            if isinstance(invalid.detail, dict):  # {index: [messages]}
+                raise serializers.ValidationError(VEHICLE_ID_INVALID) from invalid
+            raise
+
+
 class FitmentInputSerializer(serializers.Serializer):
     """PUT /api/allparts/{id}/fitment: the whole fitment, which replaces the stored one."""
 
     universal = serializers.BooleanField(
         error_messages=dict.fromkeys(("required", "invalid", "null"), UNIVERSAL_REQUIRED)
     )
-    vehicles = serializers.ListField(
+    vehicles = VehicleIdsField(
         child=serializers.IntegerField(
             min_value=1,
             max_value=MAX_ID,

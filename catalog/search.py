@@ -1,4 +1,5 @@
-"""Finding parts: words, a category, a price range, "in stock only" and an order.
+"""Finding parts: words (part numbers too), a category, a price range, "in stock only", a
+bike (the parts that fit it) and an order.
 
 On PostgreSQL the words are matched with full-text search (English stemming, so case and word
 forms do not matter), weighted so that a match in the name ranks above one in the category,
@@ -6,6 +7,8 @@ which ranks above one in the description. The weighted vector is stored on each 
 by the database (`Part.search_vector`, migration 0005), with a GIN index; a part matches when
 any of the words is in it (its rank is above 0), ranked by `ts_rank` of all the words. On SQLite (the embedded default) each word is
 matched as a substring of the name, the category or the description, name matches first.
+Either way `q` also matches part numbers without case, spaces or dashes (the database keeps
+that form of each, `Part.part_number_normalised`): an exact one first, then those it begins.
 
 `part_queryset` says what a search is, as a QuerySet (the rules, and SQLite's search). On
 PostgreSQL `part_search` reads the same rows in the same order by SQL written here once
@@ -23,11 +26,9 @@ from django.db import connection
 from django.db.models import (
     BooleanField,
     Case,
-    Exists,
     F,
     FloatField,
     IntegerField,
-    OuterRef,
     Q,
     QuerySet,
     Value,
@@ -38,7 +39,7 @@ from django.db.models.expressions import RawSQL
 from core.paging import Rows
 
 from . import selectors
-from .models import Category, Fitment, Part
+from .models import Category, Part
 from .selectors import PART_LIST_FIELDS
 
 SORTS = {
@@ -154,8 +155,7 @@ def part_queryset(query: PartQuery) -> QuerySet[Part]:
     if query.in_stock:
         parts = parts.filter(available_quantity__gte=F("minimum_order_quantity"))
     if query.fits is not None:
-        fitted = Fitment.objects.filter(vehicle_id=query.fits, part_id=OuterRef("pk"))
-        parts = parts.filter(Q(universal=True) | Q(Exists(fitted)))
+        parts = parts.filter(selectors.fits(query.fits))
     if query.words:
         parts = _matching(parts, query)
     else:
@@ -308,14 +308,9 @@ class PartSearch(Rows):
             return cursor.fetchone()[0]
 
 
-# The parts of a bike as a semi-join on its fitment rows and the universal parts (each a few
-# rows from an index): the planner sees how few they are. Written as "universal OR EXISTS"
-# its estimates are thousands of times too high, enough to switch on PostgreSQL's JIT
-# compiler (a quarter of a second) at 10,000 parts.
-_FITS = (
-    '"catalog_part"."id" IN (SELECT "part_id" FROM "catalog_fitment" WHERE "vehicle_id" = %s'
-    ' UNION ALL SELECT "id" FROM "catalog_part" WHERE "universal")'
-)
+# The parts of a bike (selectors.FITTING_IDS) gathered once into an array (an InitPlan), whose
+# parts the primary key then finds: as a semi-join PostgreSQL reads every part to hash them.
+_FITS = f'"catalog_part"."id" = ANY(ARRAY({selectors.FITTING_IDS}))'
 
 
 def _where(query: PartQuery) -> tuple[str, list]:

@@ -1,7 +1,8 @@
 """Reads of the catalog."""
 
 from django.core.paginator import Paginator
-from django.db.models import Count, Exists, F, OuterRef, Q, QuerySet
+from django.db.models import Count, F, Q, QuerySet
+from django.db.models.expressions import RawSQL
 
 from core.caching import versions
 from core.paging import ListPage, page_number
@@ -169,22 +170,34 @@ def part_to_order(*, part_id: int | None = None, name: str = "") -> Part | None:
     return matches[0] if len(matches) == 1 else None
 
 
+# The ids of the parts that fit a vehicle: its fitment rows' (catalog_fitment_vehicle) and the
+# universal parts' (catalog_part_universal), each read from an index. As a subquery of its own
+# rather than "universal OR EXISTS (…)", whose estimates on PostgreSQL are thousands of times
+# too high (enough to switch on its JIT compiler: a quarter of a second at 10,000 parts).
+FITTING_IDS = (
+    'SELECT "part_id" FROM "catalog_fitment" WHERE "vehicle_id" = %s'
+    ' UNION ALL SELECT "id" FROM "catalog_part" WHERE "universal"'
+)
+
+
 def fits(vehicle: Vehicle | int) -> Q:
-    """The condition "this part fits `vehicle`": universal, or a fitment row for it (an
-    index-only probe of catalog_fitment_vehicle per part). Filter any QuerySet of parts with it:
-    `Part.objects.filter(fits(vehicle))`."""
-    vehicle_id = vehicle.pk if isinstance(vehicle, Vehicle) else vehicle
-    fitted = Fitment.objects.filter(vehicle_id=vehicle_id, part_id=OuterRef("pk"))
-    return Q(universal=True) | Q(Exists(fitted))
+    """The condition "this part fits `vehicle`": universal, or a fitment row for it. Filter
+    any QuerySet of parts with it: `Part.objects.filter(fits(vehicle))`."""
+    vehicle_id = vehicle.pk if isinstance(vehicle, Vehicle) else int(vehicle)
+    return Q(pk__in=RawSQL(FITTING_IDS, [vehicle_id]))
 
 
 def fitting_count(vehicle_id: int) -> int:
     """How many parts fit the vehicle or are universal, kept until the catalog (a part added
     or deleted) or fitment (a row, or a part's universal flag) changes."""
+
+    def count() -> int:  # two index-only reads (an OR of both misleads the planner)
+        ids = set(Fitment.objects.filter(vehicle_id=vehicle_id).values_list("part_id", flat=True))
+        ids.update(Part.objects.filter(universal=True).values_list("id", flat=True))
+        return len(ids)
+
     return versions.get_or_set(
-        f"catalog:fitting-count:{vehicle_id}",
-        lambda: Part.objects.filter(fits(vehicle_id)).count(),
-        names=[CATALOG, FITMENT],
+        f"catalog:fitting-count:{vehicle_id}", count, names=[CATALOG, FITMENT]
     )
 
 

@@ -4,6 +4,7 @@ import pytest
 
 from catalog import services
 from catalog.fitment_serializers import UNIVERSAL_REQUIRED, VEHICLES_REQUIRED
+from catalog.fitment_serializers import VEHICLE_ID_INVALID as ID_INVALID
 from catalog.models import Fitment, Part, Vehicle
 from catalog.serializers import VEHICLE_UNKNOWN
 from catalog.services import vehicle_get_or_create
@@ -177,6 +178,8 @@ class TestFitment:
         [
             ({}, {"universal": [UNIVERSAL_REQUIRED], "vehicles": [VEHICLES_REQUIRED]}),
             ({"universal": "maybe", "vehicles": "1"}, {"universal": [UNIVERSAL_REQUIRED]}),
+            ({"universal": True, "vehicles": [1, "x", None, 2.5]}, {"vehicles": [ID_INVALID]}),
+            ({"universal": True, "vehicles": [2**70]}, {"vehicles": [ID_INVALID]}),
         ],
     )
     def test_a_bad_body_is_a_400_per_field(self, as_admin, body, errors):
