@@ -55,13 +55,13 @@ def send_booking_refunded(*, booking_id: int) -> int:
 
 
 @shared_task(**RETRY)
-def send_booking_withdrawn(*, booking_id: int) -> int:
-    return emails.booking_mail_withdrawn(booking_id=booking_id)
+def send_booking_withdrawn(*, booking_id: int, part_name: str | None = None) -> int:
+    return emails.booking_mail_withdrawn(booking_id=booking_id, part_name=part_name)
 
 
 @shared_task(**RETRY)
-def send_low_stock(*, booking_id: int, before: int) -> int:
-    return emails.part_mail_low_stock(booking_id=booking_id, before=before)
+def send_low_stock(*, booking_id: int, before: int, part_id: int | None = None) -> int:
+    return emails.part_mail_low_stock(booking_id=booking_id, before=before, part_id=part_id)
 
 
 @shared_task

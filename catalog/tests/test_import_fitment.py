@@ -114,3 +114,15 @@ def test_other_files_are_refused(tmp_path):
         import_fitment(write(tmp_path, "[]", name="fitment.json"))
     with pytest.raises(CommandError, match="Cannot read"):
         import_fitment(tmp_path / "missing.csv")
+
+
+@pytest.mark.parametrize("rows", [10, 2_000])
+def test_the_import_is_in_bulk_not_a_query_per_row(tmp_path, rows, django_assert_max_num_queries):
+    for n in range(100):
+        PartFactory(part_number=f"PN-{n:03d}")
+    lines = [f"pn{n % 100:03d},,Honda,Model {n // 100},2000,2004" for n in range(rows)]
+    path = write(tmp_path, HEADER + "\n".join(lines) + "\n")
+    with django_assert_max_num_queries(16):  # the same for 10 rows and 2,000
+        out, err = import_fitment(path)
+    assert err == ""
+    assert out.startswith(f"Imported {rows} rows: {rows * 5} fitment rows added")

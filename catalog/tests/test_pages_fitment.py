@@ -78,7 +78,7 @@ def test_fits_these_bikes_adds_a_year_range_creating_vehicles(admin):
     part = PartFactory()
     page = admin.get(f"/dashboard/parts/{part.pk}/edit")
     assert "No bikes listed yet." in page.content.decode()
-    assert {"Save", "Add"} <= set(buttons(page))
+    assert {"Save", "Update", "Add"} <= set(buttons(page))
     assert label_of(page, "yearFrom") == "Year from"
     response = fitment(
         admin, part, action="add", make="Yamaha", model="MT-07", yearFrom="2014", yearTo="2020"
