@@ -1,8 +1,10 @@
 // The purchase form of /purchaseintent/<id>: posts the order to /api/booking, shows the
 // server's field errors next to their fields, and on success goes to the new order's page.
+// "Add to cart" puts the quantity in the cart instead (only that field is checked then).
 import { useCallback, useState } from "react";
 import { AsyncButton } from "../components/AsyncButton.jsx";
 import { Field } from "../components/Field.jsx";
+import { addToCart } from "../lib/add-to-cart.js";
 import { api } from "../lib/api.js";
 import { flashNext } from "../lib/flash.js";
 import { money } from "../lib/format.js";
@@ -15,6 +17,7 @@ import {
   isSoldOut,
   orderTotal,
   splitErrors,
+  wholeCount,
 } from "../lib/purchase.js";
 
 export const ORDER_PLACED = "Order placed";
@@ -36,6 +39,21 @@ function PurchaseForm({ part, user }) {
     const { name, value } = event.target;
     setValues((old) => ({ ...old, [name]: value }));
   }, []);
+
+  async function onAddToCart() {
+    const quantity = checkOrder(values, part).quantity;
+    setErrors({ quantity });
+    setFormError("");
+    if (quantity) {
+      document.getElementById("purchase-quantity")?.focus();
+      return;
+    }
+    try {
+      await addToCart(part._id, wholeCount(values.quantity));
+    } catch (error) {
+      setErrors({ quantity: error.fields.quantity || error.fields.partId || error.message });
+    }
+  }
 
   async function onSubmit(event) {
     event.preventDefault();
@@ -120,9 +138,14 @@ function PurchaseForm({ part, user }) {
           There is not enough stock of this part to place an order right now.
         </p>
       )}
-      <AsyncButton type="submit" busy={busy} disabled={soldOut} className="btn-primary">
-        Submit
-      </AsyncButton>
+      <div className="flex flex-wrap gap-2">
+        <AsyncButton type="submit" busy={busy} disabled={soldOut} className="btn-primary grow">
+          Submit
+        </AsyncButton>
+        <AsyncButton onClick={onAddToCart} disabled={soldOut || busy} className="btn-outline grow">
+          Add to cart
+        </AsyncButton>
+      </div>
       {formError && (
         <p className="text-error text-sm" role="alert">
           {formError}
