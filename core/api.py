@@ -8,6 +8,7 @@ from drf_spectacular.extensions import OpenApiSerializerExtension
 from rest_framework import exceptions, serializers, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
+from rest_framework.views import set_rollback
 
 from .errors import ShopError
 from .middleware import database_unavailable, is_database_error
@@ -16,7 +17,12 @@ from .paging import counted_slice
 
 def exception_handler(exc, context):
     """DRF's handler, plus the services' errors: a Django ValidationError is a 400 with field
-    messages, a ShopError its status with {"detail": message}, a lost database a 503."""
+    messages, a ShopError its status with {"detail": message} (and its extra fields), a lost
+    database a 503."""
+    if isinstance(exc, ShopError) and exc.extra:
+        # Not through APIException, which would turn every extra value into a string.
+        set_rollback()
+        return Response({"detail": exc.message, **exc.extra}, status=exc.status_code)
     if isinstance(exc, DjangoValidationError):
         detail = (
             exc.message_dict if hasattr(exc, "error_dict") else {"non_field_errors": exc.messages}

@@ -6,9 +6,10 @@ class ShopError(Exception):
 
     status_code = 400
 
-    def __init__(self, message: str):
+    def __init__(self, message: str, **extra):
         super().__init__(message)
         self.message = message
+        self.extra = extra  # more fields of the answer beside "detail" (e.g. the partId at fault)
 
 
 class Conflict(ShopError):

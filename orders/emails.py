@@ -17,7 +17,7 @@ from accounts.models import User
 from core.links import absolute_url
 from core.templatetags.money import money
 
-from .models import Booking
+from .models import Booking, BookingLine
 
 logger = logging.getLogger(__name__)
 
@@ -106,14 +106,16 @@ def stock_fell_below_minimum(*, before: int, after: int, minimum: int) -> bool:
     return after < minimum <= before
 
 
-def part_mail_low_stock(*, booking_id: int, before: int) -> int:
-    """To every shop admin, when this order took its part's stock from `before` across the
-    part's minimum order quantity. A cancelled order (its stock is back) reports nothing."""
-    booking = Booking.objects.select_related("part").filter(pk=booking_id).first()
-    part = booking.part if booking else None
+def part_mail_low_stock(*, booking_id: int, before: int, part_id: int | None = None) -> int:
+    """To every shop admin, when this order's line of `part_id` (its first line when None)
+    took that part's stock from `before` across the part's minimum order quantity. A cancelled
+    order (its stock is back) reports nothing."""
+    lines = BookingLine.objects.select_related("part").filter(booking_id=booking_id)
+    line = (lines if part_id is None else lines.filter(part_id=part_id)).first()
+    part = line.part if line else None
     if part is None:
         return 0
-    after = before - booking.quantity
+    after = before - line.quantity
     if not stock_fell_below_minimum(
         before=before, after=after, minimum=part.minimum_order_quantity
     ):

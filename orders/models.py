@@ -88,8 +88,11 @@ class Booking(models.Model):
     )
     email = models.EmailField()
     name = models.CharField(max_length=150, blank=True)
-    parts_name = models.CharField(max_length=200)
-    price_per_unit = models.DecimalField(max_digits=10, decimal_places=2)
+    # What was bought, as the API's spec fields show it (the lines hold the detail): an order
+    # of one line repeats that line; an order of several has no part link and no unit price,
+    # its parts' names joined by ", " and its total units.
+    parts_name = models.TextField()
+    price_per_unit = models.DecimalField(max_digits=10, decimal_places=2, null=True, blank=True)
     quantity = models.PositiveIntegerField()
     total_price = models.DecimalField(max_digits=12, decimal_places=2)
     address = models.CharField(max_length=500)
@@ -151,8 +154,10 @@ class Booking(models.Model):
                 name="orders_booking_refund_newest",
             ),
             models.Index(fields=["paid_at"], name="orders_booking_paid_at"),
+            # The holds that may still need releasing: few at any time, whatever the number of
+            # orders; their lines name the parts (lapsed holds of a part, held units).
             models.Index(
-                fields=["part", "expires_at"],
+                fields=["expires_at"],
                 condition=models.Q(paid=False, released_at__isnull=True),
                 name="orders_booking_live_holds",
             ),
@@ -201,6 +206,40 @@ class Booking(models.Model):
     def hold_expires_at(self):
         """When the hold lapses; None once paid (the order's `expiresAt` in the API)."""
         return None if self.paid else self.expires_at
+
+
+class BookingLine(models.Model):
+    """One part of an order: a snapshot of its name and unit price, so it outlives its part."""
+
+    booking = models.ForeignKey(Booking, on_delete=models.CASCADE, related_name="lines")
+    part = models.ForeignKey(
+        "catalog.Part",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="booking_lines",
+    )
+    parts_name = models.CharField(max_length=200)
+    price_per_unit = models.DecimalField(max_digits=10, decimal_places=2)
+    quantity = models.PositiveIntegerField()
+    line_total = models.DecimalField(max_digits=12, decimal_places=2)
+
+    class Meta:
+        ordering = ["id"]
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(quantity__gt=0), name="orders_bookingline_quantity_positive"
+            ),
+            models.CheckConstraint(
+                condition=models.Q(price_per_unit__gte=0, line_total__gte=0),
+                name="orders_bookingline_prices_not_negative",
+            ),
+            # One line per part (a deleted part's lines have no link, so they never clash).
+            models.UniqueConstraint(fields=["booking", "part"], name="orders_bookingline_one"),
+        ]
+
+    def __str__(self):
+        return f"{self.quantity} × {self.parts_name}"
 
 
 class PaymentEvent(models.Model):

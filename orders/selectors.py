@@ -24,8 +24,8 @@ ORDER_NUMBER = re.compile(r"(?:order\s*)?#?\s*(\d{1,18})", re.IGNORECASE)
 
 
 def booking_list() -> QuerySet[Booking]:
-    """Every order, newest first (shop admins)."""
-    return Booking.objects.order_by("-created_at", "-id")
+    """Every order, newest first (shop admins), with its lines (one query for them all)."""
+    return Booking.objects.prefetch_related("lines").order_by("-created_at", "-id")
 
 
 def booking_list_of(*, user) -> QuerySet[Booking]:
@@ -37,12 +37,13 @@ def booking_list_of(*, user) -> QuerySet[Booking]:
 
 def booking_visible_to(user) -> QuerySet[Booking]:
     """The orders `user` may see: all for shop admins, their own for everybody else."""
-    return Booking.objects.all() if user.is_shop_admin else Booking.objects.filter(user=user)
+    bookings = Booking.objects.prefetch_related("lines")
+    return bookings if user.is_shop_admin else bookings.filter(user=user)
 
 
 def booking_owned_by(user) -> QuerySet[Booking]:
     """The orders `user` placed: only the owner pays for an order."""
-    return Booking.objects.filter(user=user)
+    return Booking.objects.prefetch_related("lines").filter(user=user)
 
 
 def booking_matching(q: str) -> Q:

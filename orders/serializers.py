@@ -6,7 +6,7 @@ from catalog.serializers import PartOutputSerializer
 from core.api import MAX_ID, PageInputSerializer
 from core.fields import PhoneField, required
 
-from .models import Booking, PaymentEvent
+from .models import Booking, BookingLine, PaymentEvent
 
 PART_REQUIRED = "Choose a part to order"
 PART_UNKNOWN = "There is no part with this id"
@@ -17,11 +17,25 @@ SEARCH_TOO_LONG = "Search words can be at most 200 characters"
 QUANTITY_NOT_WHOLE = "Quantity must be a whole number"
 
 
-class BookingOutputSerializer(serializers.ModelSerializer):
-    _id = serializers.IntegerField(source="pk", read_only=True)
+class BookingLineOutputSerializer(serializers.ModelSerializer):
     partId = serializers.IntegerField(source="part_id", allow_null=True)
     partsName = serializers.CharField(source="parts_name")
     pricePerUnit = serializers.DecimalField(source="price_per_unit", **MONEY)
+    lineTotal = serializers.DecimalField(source="line_total", **MONEY)
+
+    class Meta:
+        model = BookingLine
+        fields = ["partId", "partsName", "quantity", "pricePerUnit", "lineTotal"]
+
+
+class BookingOutputSerializer(serializers.ModelSerializer):
+    """An order; for one of several lines, partId and pricePerUnit are null, partsName the
+    lines' names joined, quantity the units (its own fields: orders.services.placing)."""
+
+    _id = serializers.IntegerField(source="pk", read_only=True)
+    partId = serializers.IntegerField(source="part_id", allow_null=True)
+    partsName = serializers.CharField(source="parts_name")
+    pricePerUnit = serializers.DecimalField(source="price_per_unit", allow_null=True, **MONEY)
     totalPrice = serializers.DecimalField(source="total_price", **MONEY)
     transactionId = serializers.CharField(source="transaction_id")
     status = serializers.ChoiceField(choices=Booking.Status.choices, allow_null=True)
@@ -29,6 +43,7 @@ class BookingOutputSerializer(serializers.ModelSerializer):
     createdAt = serializers.DateTimeField(source="created_at")
     expiresAt = serializers.DateTimeField(source="hold_expires_at", allow_null=True)
     url = serializers.CharField(source="get_absolute_url")
+    lines = BookingLineOutputSerializer(many=True)
 
     class Meta:
         model = Booking
@@ -50,6 +65,7 @@ class BookingOutputSerializer(serializers.ModelSerializer):
             "createdAt",
             "expiresAt",
             "url",
+            "lines",
         ]
 
 
@@ -65,6 +81,21 @@ def _when(value):
     return None if value is None else _DATETIME.to_representation(value)
 
 
+def _money(value):
+    return None if value is None else _MONEY.to_representation(value)
+
+
+def line_json(line: BookingLine) -> dict:
+    """BookingLineOutputSerializer(line).data, as a plain dict."""
+    return {
+        "partId": line.part_id,
+        "partsName": line.parts_name,
+        "quantity": line.quantity,
+        "pricePerUnit": _MONEY.to_representation(line.price_per_unit),
+        "lineTotal": _MONEY.to_representation(line.line_total),
+    }
+
+
 def booking_json(booking: Booking) -> dict:
     """BookingOutputSerializer(booking).data, as a plain dict."""
     status, state = booking.status, booking.state
@@ -75,7 +106,7 @@ def booking_json(booking: Booking) -> dict:
         "partId": booking.part_id,
         "partsName": booking.parts_name,
         "quantity": booking.quantity,
-        "pricePerUnit": _MONEY.to_representation(booking.price_per_unit),
+        "pricePerUnit": _money(booking.price_per_unit),
         "totalPrice": _MONEY.to_representation(booking.total_price),
         "address": booking.address,
         "phone": booking.phone,
@@ -86,10 +117,12 @@ def booking_json(booking: Booking) -> dict:
         "createdAt": _when(booking.created_at),
         "expiresAt": _when(booking.hold_expires_at),
         "url": booking.get_absolute_url(),
+        "lines": [line_json(line) for line in booking.lines.all()],
     }
 
 
 def bookings_json(bookings) -> list[dict]:
+    """booking_json of each; read them with selectors' prefetch of their lines (one query)."""
     return [booking_json(booking) for booking in bookings]
 
 

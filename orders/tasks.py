@@ -60,8 +60,8 @@ def send_booking_withdrawn(*, booking_id: int) -> int:
 
 
 @shared_task(**RETRY)
-def send_low_stock(*, booking_id: int, before: int) -> int:
-    return emails.part_mail_low_stock(booking_id=booking_id, before=before)
+def send_low_stock(*, booking_id: int, before: int, part_id: int | None = None) -> int:
+    return emails.part_mail_low_stock(booking_id=booking_id, before=before, part_id=part_id)
 
 
 @shared_task

@@ -1,4 +1,5 @@
-"""Ordering rules, one module per concern: placing (bounds, prices, the cap on unpaid orders),
+"""Ordering rules, one module per concern: placing an order of one or more lines (bounds,
+prices, the cap on unpaid orders, all lines or none),
 holds (how long and how much an account may hold), expiring (lapsed holds, a deleted part's
 orders), paying, cancelling, approving and refunding.
 
@@ -25,21 +26,26 @@ from .paying import (
     check_payable,
 )
 from .placing import (
+    LINE_UNAVAILABLE,
     MAX_TOTAL,
     PART_GONE,
     QUANTITY_ABOVE_STOCK,
     QUANTITY_BELOW_MINIMUM,
     TOO_MANY_UNPAID,
     TOTAL_TOO_LARGE,
+    LineUnavailable,
     booking_correct,
     booking_place,
+    booking_place_lines,
     check_quantity,
+    quantity_problem,
 )
 from .refunding import REFUND_UNPAID, booking_mark_refunded, booking_refund
 
 __all__ = [
     "ALREADY_PAID",
     "HELD_SHARE_EXCEEDED",
+    "LINE_UNAVAILABLE",
     "MAX_TOTAL",
     "ORDER_EXPIRED",
     "ORDER_GONE",
@@ -55,6 +61,7 @@ __all__ = [
     "REFUND_UNPAID",
     "TOO_MANY_UNPAID",
     "TOTAL_TOO_LARGE",
+    "LineUnavailable",
     "Settled",
     "booking_approve",
     "booking_cancel",
@@ -64,6 +71,7 @@ __all__ = [
     "booking_mark_paid",
     "booking_mark_refunded",
     "booking_place",
+    "booking_place_lines",
     "booking_record_payment_failure",
     "booking_refund",
     "booking_release_lapsed_holds",
@@ -72,4 +80,5 @@ __all__ = [
     "booking_withdraw_for_part",
     "check_payable",
     "check_quantity",
+    "quantity_problem",
 ]

@@ -1,15 +1,14 @@
-"""Deleting an unpaid order: its PaymentIntent cancelled at Stripe first, its stock back on
-the shelf, its deadline kept for the account's next order of the part. Paid orders are money
+"""Deleting an unpaid order: its PaymentIntent cancelled at Stripe first, every line's stock
+back on the shelf, its deadline kept for the account's next order of its parts. Paid orders are money
 records: refunded, never deleted."""
 
 from django.db import transaction
 
-from catalog.stock import stock_release
 from core.errors import Conflict
 
 from .. import payments
 from ..models import Booking
-from .common import Settled, booking_locked, orders_changed
+from .common import Settled, booking_locked, orders_changed, release_lines
 from .holds import hold_deadline_keep
 from .paying import settle_locked
 
@@ -52,9 +51,9 @@ def _booking_cancel(*, booking_id: int) -> str:
             return settle_locked(locked, intent_id=intent.id)
         if intent is not None and intent.status != "canceled":
             return Settled.PROCESSING
-    if locked.part_id and not locked.released_at:
-        stock_release(part_id=locked.part_id, quantity=locked.quantity, order_id=locked.pk)
-    hold_deadline_keep(booking=locked)  # the next order of the part lapses when this would have
+    if not locked.released_at:
+        release_lines(locked)
+    hold_deadline_keep(booking=locked)  # the next order of its parts lapses when this would have
     locked.delete()
     orders_changed()
     return Settled.DELETED

@@ -1,9 +1,10 @@
-"""What the order services share: the locked read of an order, what became of an order that
-was paid or deleted, the messages about an order as a whole, and the one call that makes the
+"""What the order services share: the locked read of an order, its lines' stock going back,
+what became of an order that was paid or deleted, the messages about an order as a whole, and the one call that makes the
 orders' cached reads stale."""
 
 from enum import StrEnum
 
+from catalog.stock import stock_release
 from core.caching import versions
 
 from ..models import Booking
@@ -30,6 +31,15 @@ def booking_locked(booking_id: int | None) -> Booking | None:
     if booking_id is None:
         return None
     return Booking.objects.select_for_update().filter(pk=booking_id).first()
+
+
+def release_lines(locked: Booking, *, note: str = "", except_part_id: int | None = None) -> None:
+    """Put what every line of the order (its row locked) holds back on its part's shelf, one
+    part at a time in part id order, the order placing locks them in; a deleted part's line
+    (and `except_part_id`'s, a part being deleted) has no shelf to go back to."""
+    lines = locked.lines.filter(part__isnull=False).exclude(part_id=except_part_id)
+    for part_id, quantity in lines.order_by("part_id").values_list("part_id", "quantity"):
+        stock_release(part_id=part_id, quantity=quantity, order_id=locked.pk, note=note)
 
 
 def orders_changed() -> None:

@@ -1,6 +1,8 @@
 """Holds that end without a payment: lapsed ones go back on the shelf (in batches, each order
 once), and a part being deleted withdraws its unpaid orders."""
 
+from collections.abc import Collection
+
 from django.db import transaction
 from django.utils import timezone
 
@@ -8,8 +10,8 @@ from catalog.stock import stock_release_orders
 from core.background import run_after_commit
 
 from .. import payments, tasks
-from ..models import Booking
-from .common import booking_locked, orders_changed
+from ..models import Booking, BookingLine
+from .common import booking_locked, orders_changed, release_lines
 from .holds import hold_deadlines_prune
 from .paying import settle_locked
 
@@ -23,27 +25,31 @@ def booking_expire(*, booking_id: int) -> bool:
     return bool(_release_lapsed(Booking.objects.filter(pk=booking_id)))
 
 
-def booking_release_lapsed_holds(*, part_id: int | None = None) -> int:
-    """Release every lapsed hold (of one part, when `part_id` is given); how many were.
+def booking_release_lapsed_holds(*, part_ids: Collection[int] | None = None) -> int:
+    """Release every lapsed hold (of the orders with a line of one of `part_ids`, when given);
+    how many orders were. A lapsed order gives back every line, whichever part led to it.
 
     In batches of RELEASE_BATCH orders, each its own transaction: a few queries per batch,
     however many holds lapsed, and an order placed after them pays for that once.
     """
-    due = Booking.objects.all() if part_id is None else Booking.objects.filter(part_id=part_id)
-    if part_id is not None and not due.lapsed().exists():
-        return 0  # what an order usually finds: one plain read instead of a transaction
+    due = Booking.objects.all()
+    if part_ids is not None:
+        due = due.filter(pk__in=BookingLine.objects.filter(part_id__in=part_ids).values("booking"))
+        if not due.lapsed().exists():
+            return 0  # what an order usually finds: one plain read instead of a transaction
     released = 0
     while batch := _release_lapsed(due):
         released += batch
-    if part_id is None:  # the sweep (worker, release_holds) also forgets deadlines that passed
+    if part_ids is None:  # the sweep (worker, release_holds) also forgets deadlines that passed
         hold_deadlines_prune()
     return released
 
 
 @transaction.atomic
 def _release_lapsed(due) -> int:
-    """One batch of the lapsed holds among `due`: their stock back on the shelf (one write per
-    part, a movement per order), marked released, their shoppers mailed; how many.
+    """One batch of the lapsed holds among `due`: every line's stock back on the shelf (one
+    write per part, in part id order, a movement per order), marked released, their shoppers
+    mailed; how many.
 
     The orders' rows are locked first; rows another service holds (a payment being recorded,
     a delete) are skipped, so a payment recorded meanwhile wins and two releases at once give
@@ -51,23 +57,25 @@ def _release_lapsed(due) -> int:
     changes (common.orders_changed).
     """
     now = timezone.now()
-    rows = list(
+    ids = list(
         due.lapsed(now)
         .select_for_update(skip_locked=True)
-        .order_by("part_id", "pk")
-        .values_list("pk", "part_id", "quantity")[:RELEASE_BATCH]
+        .order_by("pk")
+        .values_list("pk", flat=True)[:RELEASE_BATCH]
     )
+    if not ids:
+        return 0
+    # A deleted part's lines have no shelf to go back to.
+    lines = BookingLine.objects.filter(booking_id__in=ids, part__isnull=False)
     by_part: dict[int, list[tuple[int, int]]] = {}
-    for pk, part_id, quantity in rows:
-        if part_id:  # a deleted part's orders have no shelf to go back to
-            by_part.setdefault(part_id, []).append((pk, quantity))
-    for part_id, orders in by_part.items():
-        stock_release_orders(part_id=part_id, orders=orders, note="The order's hold lapsed unpaid")
-    ids = [pk for pk, _, _ in rows]
+    for part_id, booking_id, quantity in lines.values_list("part_id", "booking_id", "quantity"):
+        by_part.setdefault(part_id, []).append((booking_id, quantity))
+    for part_id in sorted(by_part):
+        note = "The order's hold lapsed unpaid"
+        stock_release_orders(part_id=part_id, orders=by_part[part_id], note=note)
     Booking.objects.filter(pk__in=ids).update(released_at=now)
-    if ids:
-        _record_versions(ids, reason="The order's hold lapsed unpaid")
-        run_after_commit(tasks.send_bookings_expired, booking_ids=ids)
+    _record_versions(ids, reason="The order's hold lapsed unpaid")
+    run_after_commit(tasks.send_bookings_expired, booking_ids=ids)
     return len(ids)
 
 
@@ -82,15 +90,18 @@ def _record_versions(ids: list[int], *, reason: str) -> None:
 
 
 def booking_withdraw_for_part(*, part_id: int) -> int:
-    """The part is being deleted: its unpaid orders can no longer be paid (each PaymentIntent
-    is cancelled at Stripe first; ProviderError when Stripe fails, then nothing changes) and
-    what they held goes with the part; each shopper is mailed. An order paid meanwhile is
-    recorded as paid (then shipped or refunded as usual). Every order of the part loses its
-    link to it. How many were withdrawn."""
-    orders = Booking.objects.filter(part_id=part_id)
+    """The part is being deleted: the unpaid orders with a line of it can no longer be paid
+    (each PaymentIntent is cancelled at Stripe first; ProviderError when Stripe fails, then
+    nothing changes); what they held of that part goes with it, what they held of other parts
+    goes back on the shelf, and each shopper is mailed. An order paid meanwhile is recorded as
+    paid (then shipped or refunded as usual). Every order of the part loses its link to it.
+    How many were withdrawn."""
+    orders = Booking.objects.filter(
+        pk__in=BookingLine.objects.filter(part_id=part_id).values("booking")
+    )
     unpaid = orders.filter(paid=False, released_at__isnull=True)
     withdrawn = sum(
-        _booking_withdraw(booking_id=pk)
+        _booking_withdraw(booking_id=pk, part_id=part_id)
         for pk in unpaid.order_by("pk").values_list("pk", flat=True)
     )
     if orders.exists():
@@ -99,7 +110,7 @@ def booking_withdraw_for_part(*, part_id: int) -> int:
 
 
 @transaction.atomic
-def _booking_withdraw(*, booking_id: int) -> bool:
+def _booking_withdraw(*, booking_id: int, part_id: int) -> bool:
     locked = booking_locked(booking_id)
     if locked is None or locked.paid or locked.released_at:
         return False
@@ -109,7 +120,13 @@ def _booking_withdraw(*, booking_id: int) -> bool:
             payments.check_pays_for(intent, locked)
             settle_locked(locked, intent_id=intent.id)
             return False
-    # The part's row goes with it, so no stock is released; the order shows as expired.
+    # The part's row goes with it, so its line's stock is not released; the order shows as
+    # expired.
+    release_lines(
+        locked,
+        note="The order was withdrawn: a part of it is no longer sold",
+        except_part_id=part_id,
+    )
     locked.released_at = timezone.now()
     locked.save(update_fields=["released_at"])
     run_after_commit(tasks.send_booking_withdrawn, booking_id=locked.pk)

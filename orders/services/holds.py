@@ -9,6 +9,7 @@ it again never renews a hold. A paid order holds nothing: it has bought its stoc
 """
 
 import math
+from collections.abc import Collection
 from datetime import datetime, timedelta
 from decimal import Decimal
 
@@ -20,7 +21,7 @@ from django.utils import timezone
 from catalog.models import Part
 from core.wording import counted
 
-from ..models import Booking, HoldDeadline
+from ..models import Booking, BookingLine, HoldDeadline
 
 HELD_SHARE_EXCEEDED = (
     "You can hold at most {count} unit of this part until you pay.",
@@ -33,9 +34,10 @@ def hold_seconds() -> int:
 
 
 def held_units(*, user, part: Part) -> int:
-    """The units of `part` that `user`'s unpaid orders hold now."""
-    held = Booking.objects.filter(user=user, part=part).unpaid_holding()
-    return held.aggregate(units=Sum("quantity"))["units"] or 0
+    """The units of `part` that `user`'s unpaid orders hold now (in every line of them)."""
+    holding = Booking.objects.filter(user=user).unpaid_holding()
+    lines = BookingLine.objects.filter(part=part, booking__in=holding)
+    return lines.aggregate(units=Sum("quantity"))["units"] or 0
 
 
 def hold_limit(*, part: Part, held: int) -> int:
@@ -45,9 +47,8 @@ def hold_limit(*, part: Part, held: int) -> int:
     return max(part.minimum_order_quantity, math.floor(share * (part.available_quantity + held)))
 
 
-def check_held_share(*, user, part: Part, quantity: int) -> None:
-    """400 on `quantity` when `user` would hold more than its share of `part` by ordering
-    `quantity` more units.
+def held_share_refusal(*, user, part: Part, quantity: int) -> str | None:
+    """Why `user` may not hold `quantity` more units of `part` (more than its share), or None.
 
     Exact under concurrency only when nothing it reads can change until the order is written:
     the caller holds the account's row lock (the account's own orders wait for each other) and
@@ -57,38 +58,57 @@ def check_held_share(*, user, part: Part, quantity: int) -> None:
     held = held_units(user=user, part=part)
     limit = hold_limit(part=part, held=held)
     if held + quantity > limit:
-        raise ValidationError({"quantity": counted(limit, *HELD_SHARE_EXCEEDED)})
+        return counted(limit, *HELD_SHARE_EXCEEDED)
+    return None
 
 
-def hold_deadline(*, user, part: Part, now: datetime | None = None) -> datetime:
-    """When a new order of `part` by `user` lapses: when the account's earlier hold of that part
-    would have (an unpaid order of it that still holds its stock, or one deleted unpaid) while
-    that is still ahead; else ORDER_HOLD_SECONDS from now."""
+def check_held_share(*, user, part: Part, quantity: int) -> None:
+    """held_share_refusal as a 400 on `quantity`."""
+    if refusal := held_share_refusal(user=user, part=part, quantity=quantity):
+        raise ValidationError({"quantity": refusal})
+
+
+def hold_deadline(*, user, parts: Collection[Part], now: datetime | None = None) -> datetime:
+    """When a new order of `parts` by `user` lapses: when the account's earliest earlier hold of
+    one of them would have (an unpaid order of it that still holds its stock, or one deleted
+    unpaid) while that is still ahead; else ORDER_HOLD_SECONDS from now. One order has one
+    hold, so a part held before makes the whole order lapse then."""
     now = now or timezone.now()
     # The live orders first, then the deadlines kept from deleted ones: an order deleted (and
     # its deadline kept, in the same transaction) between the two reads is seen by one of them.
-    live = Booking.objects.filter(user=user, part=part).unpaid_holding(now)
+    ordering = BookingLine.objects.filter(part__in=parts).values("booking_id")
+    live = Booking.objects.filter(user=user, pk__in=ordering).unpaid_holding(now)
     until = live.aggregate(until=Min("expires_at"))["until"]
-    kept = HoldDeadline.objects.filter(user=user, part=part, expires_at__gt=now)
-    earlier = [d for d in (until, kept.values_list("expires_at", flat=True).first()) if d]
+    kept = HoldDeadline.objects.filter(user=user, part__in=parts, expires_at__gt=now)
+    kept_until = kept.aggregate(until=Min("expires_at"))["until"]
+    earlier = [d for d in (until, kept_until) if d]
     return min(earlier) if earlier else now + timedelta(seconds=hold_seconds())
 
 
 def hold_deadline_keep(*, booking: Booking) -> None:
     """`booking` is being deleted: when it is unpaid and still holds its stock, remember when
-    that hold would have lapsed, for the account's next order of the part (hold_deadline)."""
-    if booking.paid or booking.released_at or not (booking.user_id and booking.part_id):
+    that hold would have lapsed, for the account's next order of each of its parts
+    (hold_deadline)."""
+    if booking.paid or booking.released_at or not booking.user_id:
         return
     if booking.expires_at is None or booking.expires_at <= timezone.now():
         return
+    part_ids = booking.lines.filter(part__isnull=False).values_list("part_id", flat=True)
     # One row per account and part, written in one statement: two deletes at once never clash.
     # Every unpaid order of a part placed while an earlier hold of it runs carries that hold's
-    # deadline, so the newest one written is the one that runs.
-    kept = HoldDeadline(user_id=booking.user_id, part_id=booking.part_id)
-    kept.expires_at = booking.expires_at
-    HoldDeadline.objects.bulk_create(
-        [kept], update_conflicts=True, unique_fields=["user", "part"], update_fields=["expires_at"]
-    )
+    # deadline or an earlier one, so the newest one written is never later than the one it
+    # replaces while that one runs.
+    kept = [
+        HoldDeadline(user_id=booking.user_id, part_id=part_id, expires_at=booking.expires_at)
+        for part_id in sorted(part_ids)
+    ]
+    if kept:
+        HoldDeadline.objects.bulk_create(
+            kept,
+            update_conflicts=True,
+            unique_fields=["user", "part"],
+            update_fields=["expires_at"],
+        )
 
 
 def hold_deadlines_prune() -> int:

@@ -128,17 +128,20 @@ def settle_locked(locked: Booking, *, intent_id: str) -> str:
 
 
 def _stock_taken_again(locked: Booking) -> bool:
-    """Reserve an expired order's units again; False when the part is gone or short."""
-    if not locked.part_id:
-        return False
+    """Reserve an expired order's units again, every line in part id order (the lock order of
+    placing), or none; False when a part is gone or short."""
+    lines = list(locked.lines.order_by("part_id").values_list("part_id", "quantity"))
     try:
-        with transaction.atomic():
-            stock_reserve(
-                part_id=locked.part_id,
-                quantity=locked.quantity,
-                order_id=locked.pk,
-                note="Paid after its hold lapsed",
-            )
+        with transaction.atomic():  # a savepoint: a line short undoes the lines taken before
+            for part_id, quantity in lines:
+                if part_id is None:
+                    raise Part.DoesNotExist
+                stock_reserve(
+                    part_id=part_id,
+                    quantity=quantity,
+                    order_id=locked.pk,
+                    note="Paid after its hold lapsed",
+                )
     except (Conflict, Part.DoesNotExist):
         return False
     locked.released_at = None

@@ -1,7 +1,14 @@
-"""Placing an order: the quantity bounds, the cap on unpaid orders, the account's share of the
-part, the server's prices, the hold; and correcting where an order goes."""
+"""Placing an order of one or more lines: the quantity bounds, the cap on unpaid orders, the
+account's share of each part, the server's prices, the one hold; and correcting where an order
+goes.
 
-from collections.abc import Iterable
+The purchase form and POST /api/booking place an order of one line (booking_place, with its
+400s on the form's fields); a checkout places an order of every line of a cart
+(booking_place_lines, 409 naming the line that cannot be had). Both go through one core,
+_booking_create, so each rule is written once.
+"""
+
+from collections.abc import Iterable, Sequence
 from decimal import Decimal
 
 from django.conf import settings
@@ -17,41 +24,71 @@ from core.wording import counted
 
 from .. import tasks
 from ..emails import stock_fell_below_minimum
-from ..models import Booking
+from ..models import Booking, BookingLine
 from .common import booking_locked, orders_changed
 from .expiring import booking_release_lapsed_holds
-from .holds import check_held_share, hold_deadline
+from .holds import held_share_refusal, hold_deadline
 
 QUANTITY_BELOW_MINIMUM = "Quantity must be at least {minimum} (the minimum order quantity)"
 QUANTITY_ABOVE_STOCK = ("Only {count} unit is available", "Only {count} units are available")
 PART_GONE = "This part is no longer available"
 TOTAL_TOO_LARGE = "The total can't pass $99,999,999.99: order fewer units"
 TOO_MANY_UNPAID = "You already have {count} unpaid orders: pay or delete one first."
+LINE_UNAVAILABLE = "{name}: {reason}"
 MAX_TOTAL = Decimal("99999999.99")
 
 
-def check_quantity(*, part: Part, quantity: int) -> None:
-    """minimumOrderQuantity ≤ quantity ≤ availableQuantity, and a total that fits the order's
+class LineUnavailable(Conflict):
+    """A line of an order cannot be had (stock, minimum, fair-hold limit, total, part gone):
+    nothing was held. 409 `{"detail", "partId"}`; `detail` names the part and says why.
+
+    `reason` is the sentence alone, `field` the input it is about ("quantity" or "partId"),
+    and `stock_changed` tells a shortfall found under the part's lock (another order got there
+    first) from one the shopper could have seen: booking_place answers them as it always has.
+    """
+
+    def __init__(
+        self,
+        *,
+        part_id: int,
+        reason: str,
+        name: str = "",
+        field: str = "quantity",
+        stock_changed: bool = False,
+    ):
+        detail = LINE_UNAVAILABLE.format(name=name, reason=reason) if name else reason
+        super().__init__(detail, partId=part_id)
+        self.part_id = part_id
+        self.reason = reason
+        self.field = field
+        self.stock_changed = stock_changed
+
+
+def quantity_problem(*, part: Part, quantity: int) -> str | None:
+    """Why `quantity` units of `part` (as read) cannot be ordered, or None:
+    minimumOrderQuantity ≤ quantity ≤ availableQuantity, and a total that fits the order's
     money column (and Stripe)."""
     if quantity < part.minimum_order_quantity:
-        message = QUANTITY_BELOW_MINIMUM.format(minimum=part.minimum_order_quantity)
-        raise ValidationError({"quantity": message})
+        return QUANTITY_BELOW_MINIMUM.format(minimum=part.minimum_order_quantity)
     if quantity > part.available_quantity:
-        message = counted(part.available_quantity, *QUANTITY_ABOVE_STOCK)
-        raise ValidationError({"quantity": message})
-    check_total(price=part.price, quantity=quantity)
+        return counted(part.available_quantity, *QUANTITY_ABOVE_STOCK)
+    if part.price * quantity > MAX_TOTAL:
+        return TOTAL_TOO_LARGE
+    return None
 
 
-def check_total(*, price: Decimal, quantity: int) -> None:
-    if price * quantity > MAX_TOTAL:
-        raise ValidationError({"quantity": TOTAL_TOO_LARGE})
+def check_quantity(*, part: Part, quantity: int) -> None:
+    """quantity_problem as a 400 on `quantity`."""
+    if problem := quantity_problem(part=part, quantity=quantity):
+        raise ValidationError({"quantity": problem})
 
 
 def check_unpaid_cap(*, user) -> None:
-    """At most MAX_UNPAID_ORDERS unpaid, unexpired orders per account (409 beyond).
+    """At most MAX_UNPAID_ORDERS unpaid, unexpired orders per account (409 beyond): orders,
+    however many lines each has.
 
     The account's row is locked first, so two orders placed at once count each other (and
-    see each other's holds: holds.check_held_share). FOR NO KEY UPDATE, not FOR UPDATE: it
+    see each other's holds: holds.held_share_refusal). FOR NO KEY UPDATE, not FOR UPDATE: it
     still makes the account's orders wait for each other, but not the rows that merely point
     at the account (a history entry, a stock movement, a kept deadline). Those are written
     while a part is locked, and an order waiting for that part while holding the account
@@ -65,59 +102,160 @@ def check_unpaid_cap(*, user) -> None:
 
 
 def booking_place(*, user, part: Part, quantity: int, address: str, phone: str) -> Booking:
-    """Record the order and have the catalog reserve its stock, at the server's prices; the
-    order holds that stock for ORDER_HOLD_SECONDS (or until the account's earlier hold of the
-    part lapses: holds.hold_deadline).
+    """Place an order of one line: `quantity` units of `part` (the shopper's view of it).
 
-    Lapsed holds on the part go back on the shelf first, so a hold that lapsed never blocks
-    a shopper, worker or no worker. `part` is the shopper's view of it (its stock read again
-    after that): bounds are checked against that view first (400); then the part's row is
-    locked, where a shortfall means another order got there first (409), and the account's
-    share of the part is decided on it (400). The order is written before the stock is taken
-    so the stock movement can name it; a refusal rolls both back.
+    Bounds checked on that view are 400s on `quantity` (a part gone: on `partId`); a shortfall
+    found under the part's lock means another order got there first (409). See
+    _booking_create for the rest.
     """
     # Committed on their own: a refused order never puts lapsed holds back on hold.
-    if booking_release_lapsed_holds(part_id=part.pk):
+    if booking_release_lapsed_holds(part_ids=[part.pk]):
         part.available_quantity = (
             Part.objects.filter(pk=part.pk).values_list("available_quantity", flat=True).first()
             or 0
         )
-    return _booking_create(user=user, part=part, quantity=quantity, address=address, phone=phone)
+    try:
+        return _booking_create(
+            user=user, wanted=[(part.pk, part, quantity)], address=address, phone=phone
+        )
+    except LineUnavailable as refused:
+        if refused.stock_changed:
+            raise Conflict(refused.reason) from None
+        raise ValidationError({refused.field: refused.reason}) from None
+
+
+def booking_place_lines(
+    *, user, lines: Sequence[tuple[int, int]], address: str, phone: str
+) -> Booking:
+    """Place one order of several lines, `(part_id, quantity)` each (one part named twice is
+    one line of both quantities), at the server's prices: all lines or none.
+
+    LineUnavailable (409 naming the part) when a line cannot be had, Conflict (409) at
+    MAX_UNPAID_ORDERS; either way nothing is held. See _booking_create for the rest.
+    """
+    wanted: dict[int, int] = {}
+    for part_id, quantity in lines:
+        wanted[part_id] = wanted.get(part_id, 0) + quantity
+    if not wanted:
+        raise ValueError("an order needs at least one line")
+    booking_release_lapsed_holds(part_ids=list(wanted))  # committed on their own, as above
+    parts = Part.objects.defer("search_vector").in_bulk(list(wanted))
+    return _booking_create(
+        user=user,
+        wanted=[(pk, parts.get(pk), wanted[pk]) for pk in sorted(wanted)],
+        address=address,
+        phone=phone,
+    )
 
 
 @transaction.atomic
-def _booking_create(*, user, part: Part, quantity: int, address: str, phone: str) -> Booking:
+def _booking_create(
+    *, user, wanted: list[tuple[int, Part | None, int]], address: str, phone: str
+) -> Booking:
+    """Record the order and have the catalog reserve each line's stock, at the server's
+    prices; the order holds that stock for ORDER_HOLD_SECONDS (or until the account's earliest
+    earlier hold of one of its parts lapses: holds.hold_deadline).
+
+    `wanted` is `(part_id, the shopper's view of the part or None when it is gone, quantity)`
+    per line, in part id order. Lapsed holds on those parts went back on the shelf first
+    (the callers), so a hold that lapsed never blocks a shopper, worker or no worker. Bounds
+    are checked against the views first; then each part's row is locked, in id order (two
+    orders of the same parts wait for each other and never deadlock), where a shortfall
+    means another order got there first, and the account's share of the part is decided.
+    The order is written before the stock is taken so each stock movement can name it; a
+    refusal (LineUnavailable) rolls everything back.
+    """
     check_unpaid_cap(user=user)
-    check_quantity(part=part, quantity=quantity)
+    for part_id, part, quantity in wanted:
+        if part is None:
+            raise LineUnavailable(part_id=part_id, reason=PART_GONE, field="partId")
+        if problem := quantity_problem(part=part, quantity=quantity):
+            raise LineUnavailable(part_id=part_id, name=part.name, reason=problem)
+    locked_lines = [_locked_line(user=user, part=part, quantity=q) for _, part, q in wanted]
+    lines = [
+        BookingLine(
+            part=locked,
+            parts_name=locked.name,
+            price_per_unit=locked.price,
+            quantity=quantity,
+            line_total=locked.price * quantity,
+        )
+        for locked, quantity in locked_lines
+    ]
+    total = Decimal(0)
+    for line in lines:  # at the prices under the locks, which may have changed since
+        total += line.line_total
+        if total > MAX_TOTAL:
+            raise LineUnavailable(
+                part_id=line.part_id, name=line.parts_name, reason=TOTAL_TOO_LARGE
+            )
+    booking = Booking.objects.create(
+        user=user,
+        email=user.email,
+        name=user.name,
+        address=address,
+        phone=phone,
+        expires_at=hold_deadline(user=user, parts=[locked for locked, _ in locked_lines]),
+        **_summary(lines),
+    )
+    for line in lines:
+        line.booking = booking
+    BookingLine.objects.bulk_create(lines)
+    for line in lines:
+        _reserve(booking=booking, line=line, by=user)
+    orders_changed()
+    run_after_commit(tasks.send_booking_placed, booking_id=booking.pk)
+    return booking
+
+
+def _locked_line(*, user, part: Part, quantity: int) -> tuple[Part, int]:
+    """The part's locked row with at least `quantity` units on it, within the account's share
+    (LineUnavailable otherwise)."""
     try:
         locked = stock_lock(part_id=part.pk, quantity=quantity)  # until the order commits
     except Part.DoesNotExist:
-        raise ValidationError({"partId": PART_GONE}) from None
-    if locked.price != part.price:  # changed since the shopper read it
-        check_total(price=locked.price, quantity=quantity)
-    check_held_share(user=user, part=locked, quantity=quantity)
-    booking = Booking.objects.create(
-        user=user,
-        part=locked,
-        email=user.email,
-        name=user.name,
-        parts_name=locked.name,
-        price_per_unit=locked.price,
-        quantity=quantity,
-        total_price=locked.price * quantity,
-        address=address,
-        phone=phone,
-        expires_at=hold_deadline(user=user, part=locked),
-    )
-    locked = stock_reserve(part_id=locked.pk, quantity=quantity, order_id=booking.pk, by=user)
-    orders_changed()
-    run_after_commit(tasks.send_booking_placed, booking_id=booking.pk)
-    before = locked.available_quantity + quantity
+        raise LineUnavailable(part_id=part.pk, reason=PART_GONE, field="partId") from None
+    except Conflict as short:
+        raise LineUnavailable(
+            part_id=part.pk, name=part.name, reason=short.message, stock_changed=True
+        ) from None
+    if refusal := held_share_refusal(user=user, part=locked, quantity=quantity):
+        raise LineUnavailable(part_id=part.pk, name=locked.name, reason=refusal)
+    return locked, quantity
+
+
+def _summary(lines: list[BookingLine]) -> dict:
+    """The order's own fields for what was bought (the API's spec fields): one line's own, or
+    for several lines no part and no unit price, the names joined, the units and the sum."""
+    if len(lines) == 1:
+        (line,) = lines
+        return {
+            "part": line.part,
+            "parts_name": line.parts_name,
+            "price_per_unit": line.price_per_unit,
+            "quantity": line.quantity,
+            "total_price": line.line_total,
+        }
+    return {
+        "part": None,
+        "parts_name": ", ".join(line.parts_name for line in lines),
+        "price_per_unit": None,
+        "quantity": sum(line.quantity for line in lines),
+        "total_price": sum((line.line_total for line in lines), Decimal(0)),
+    }
+
+
+def _reserve(*, booking: Booking, line: BookingLine, by) -> None:
+    """Take the line's units off its part's shelf; the low-stock mail when they crossed the
+    part's minimum order quantity."""
+    locked = stock_reserve(part_id=line.part_id, quantity=line.quantity, order_id=booking.pk, by=by)
+    before = locked.available_quantity + line.quantity
     minimum = locked.minimum_order_quantity
     if stock_fell_below_minimum(before=before, after=locked.available_quantity, minimum=minimum):
         # Only then: the task checks the same rule again, and most orders need no task.
-        run_after_commit(tasks.send_low_stock, booking_id=booking.pk, before=before)
-    return booking
+        run_after_commit(
+            tasks.send_low_stock, booking_id=booking.pk, before=before, part_id=line.part_id
+        )
 
 
 @transaction.atomic

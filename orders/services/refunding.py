@@ -4,13 +4,12 @@ shipped."""
 from django.db import transaction
 from django.utils import timezone
 
-from catalog.stock import stock_release
 from core.background import run_after_commit
 from core.errors import Conflict, NotFound
 
 from .. import payments, tasks
 from ..models import Booking
-from .common import ORDER_GONE, ORDER_REFUNDED, booking_locked, orders_changed
+from .common import ORDER_GONE, ORDER_REFUNDED, booking_locked, orders_changed, release_lines
 
 REFUND_UNPAID = "This order is not paid, so there is nothing to refund"
 
@@ -56,15 +55,10 @@ def booking_mark_refunded(*, transaction_id: str, refund_id: str = "") -> bool:
 
 
 def record_refund(locked: Booking, *, refund_id: str) -> None:
-    """The order (its row locked) is refunded; its stock goes back unless it shipped or is
-    back already."""
-    if locked.part_id and not locked.status and not locked.released_at:
-        stock_release(
-            part_id=locked.part_id,
-            quantity=locked.quantity,
-            order_id=locked.pk,
-            note="Order refunded",
-        )
+    """The order (its row locked) is refunded; every line's stock goes back unless it shipped
+    or is back already."""
+    if not locked.status and not locked.released_at:
+        release_lines(locked, note="Order refunded")
     locked.refunded_at = timezone.now()
     locked.refund_id = refund_id
     locked.save(update_fields=["refunded_at", "refund_id"])

@@ -6,7 +6,7 @@ from django.utils import timezone
 from accounts.tests.factories import UserFactory
 from catalog.tests.factories import PartFactory
 from core.caching import versions
-from orders.models import Booking
+from orders.models import Booking, BookingLine
 from orders.selectors import CACHE
 
 
@@ -20,6 +20,15 @@ class BookingFactory(factory.django.DjangoModelFactory):
     @classmethod
     def _create(cls, model_class, *args, **kwargs):
         booking = super()._create(model_class, *args, **kwargs)
+        # An order of one line, as the migration made of every order placed before lines.
+        BookingLine.objects.create(
+            booking=booking,
+            part=booking.part,
+            parts_name=booking.parts_name,
+            price_per_unit=booking.price_per_unit,
+            quantity=booking.quantity,
+            line_total=booking.total_price,
+        )
         versions.bump(CACHE)
         return booking
 

@@ -30,6 +30,7 @@ BOOKING_FIELDS = {
     "createdAt",
     "expiresAt",
     "url",
+    "lines",
 }
 
 
