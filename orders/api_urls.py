@@ -14,6 +14,6 @@ urlpatterns = [
     *optional_slash("stripe/webhook", api.StripeWebhookApi.as_view(), "stripe-webhook"),
     *optional_slash("stats", api.StatsApi.as_view(), "stats"),
     *optional_slash("cart", cart_api.CartApi.as_view(), "cart-api"),
-    *optional_slash("cart/<int:part_id>", cart_api.CartLineApi.as_view(), "cart-line"),
+    *optional_slash("cart/<int:pk>", cart_api.CartLineApi.as_view(), "cart-line"),
     *optional_slash("checkout", cart_api.CheckoutApi.as_view(), "checkout-api"),
 ]

@@ -5,7 +5,7 @@ from django.conf import settings
 from django.http import Http404
 from django.utils.cache import patch_cache_control
 from drf_spectacular.utils import extend_schema
-from rest_framework import serializers, status
+from rest_framework import serializers
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -14,7 +14,7 @@ from catalog import selectors as catalog_selectors
 from core.api import MAX_ID, created, errors
 from core.fields import required
 
-from . import cart, services
+from . import cart
 from .serializers import (
     MONEY,
     PART_REQUIRED,
@@ -127,28 +127,30 @@ class CartApi(APIView):
 
 
 class CartLineApi(APIView):
+    """One line of the cart, named by its part's id."""
+
     permission_classes = [AllowAny]
 
     @extend_schema(
         request=CartSetInputSerializer,
         responses={200: CartOutputSerializer, **errors(400, 404, 415)},
     )
-    def put(self, request, part_id):
+    def put(self, request, pk):
         data = CartSetInputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         the_cart = cart.cart_of_request(request)
         cart.cart_set(
             cart=the_cart,
-            part_id=part_id_in_range(part_id),
+            part_id=part_id_in_range(pk),
             quantity=data.validated_data["quantity"],
         )
         return cart_response(request, the_cart)
 
     @extend_schema(responses={200: CartOutputSerializer})
-    def delete(self, request, part_id):
+    def delete(self, request, pk):
         the_cart = cart.cart_of_request(request)
-        if 0 < part_id <= MAX_ID:
-            cart.cart_remove(cart=the_cart, part_id=part_id)
+        if 0 < pk <= MAX_ID:
+            cart.cart_remove(cart=the_cart, part_id=pk)
         return cart_response(request, the_cart)
 
 
@@ -169,15 +171,12 @@ class CheckoutApi(APIView):
     def post(self, request):
         data = CheckoutInputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        try:
-            booking = cart.cart_checkout(
-                user=request.user,
-                address=data.validated_data["address"],
-                phone=data.validated_data["phone"],
-            )
-        except services.LineUnavailable as refusal:
-            body = {"detail": refusal.message, "partId": refusal.part_id}
-            return Response(body, status=status.HTTP_409_CONFLICT)
+        # A line that cannot be had: services.LineUnavailable, a 409 {"detail", "partId"}.
+        booking = cart.cart_checkout(
+            user=request.user,
+            address=data.validated_data["address"],
+            phone=data.validated_data["phone"],
+        )
         response = created(booking_json(booking), booking.pk)
         if COUNT_COOKIE in request.COOKIES:
             response.delete_cookie(COUNT_COOKIE, samesite="Lax")

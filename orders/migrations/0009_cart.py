@@ -9,7 +9,7 @@ class Migration(migrations.Migration):
 
     dependencies = [
         ('catalog', '0005_part_search_vector'),
-        ('orders', '0007_hold_deadline'),
+        ('orders', '0008_booking_lines'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
