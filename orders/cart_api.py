@@ -146,7 +146,7 @@ class CartLineApi(APIView):
         )
         return cart_response(request, the_cart)
 
-    @extend_schema(responses={200: CartOutputSerializer})
+    @extend_schema(responses={200: CartOutputSerializer, **errors(404)})
     def delete(self, request, pk):
         the_cart = cart.cart_of_request(request)
         if 0 < pk <= MAX_ID:

@@ -4,7 +4,7 @@
 import { useCallback, useState } from "react";
 import { AsyncButton } from "../components/AsyncButton.jsx";
 import { api } from "../lib/api.js";
-import { canCheckout, showCartCount, takeCartProblem, withProblem } from "../lib/cart.js";
+import { announceCartCount, canCheckout, takeCartProblem, withProblem } from "../lib/cart.js";
 import { money } from "../lib/format.js";
 import { mountIslands } from "../lib/mount.jsx";
 import { toastFailure } from "../lib/toasts.jsx";
@@ -113,7 +113,7 @@ function Cart({ cart: first, placeholder }) {
   const onChange = useCallback((next) => {
     setProblem(null); // the shopper changed the cart: the checkout's refusal is old news
     setCart(next);
-    showCartCount(next.count);
+    announceCartCount(next.count);
   }, []);
   const lines = withProblem(cart.lines, problem);
 

@@ -4,7 +4,6 @@
 import { useCallback, useState } from "react";
 import { AsyncButton } from "../components/AsyncButton.jsx";
 import { Field } from "../components/Field.jsx";
-import { addToCart } from "../lib/add-to-cart.js";
 import { api } from "../lib/api.js";
 import { flashNext } from "../lib/flash.js";
 import { money } from "../lib/format.js";
@@ -49,6 +48,8 @@ function PurchaseForm({ part, user }) {
       return;
     }
     try {
+      // Loaded on first use, with the toasts (the form's page stays light).
+      const { addToCart } = await import("../lib/add-to-cart.js");
       await addToCart(part._id, wholeCount(values.quantity));
     } catch (error) {
       setErrors({ quantity: error.fields.quantity || error.fields.partId || error.message });

@@ -1,7 +1,7 @@
 // "Add to cart" on the cards and the part pages (plain HTML, kept for every visitor): loaded by
 // site.js on the first press, with the toasts (React) it shows.
 import { api } from "./api.js";
-import { showCartCount } from "./cart.js";
+import { announceCartCount } from "./cart.js";
 import { notify } from "./toasts.jsx";
 
 export const ADDED = "Added to cart";
@@ -9,7 +9,7 @@ export const ADDED = "Added to cart";
 /** Add `quantity` units of part `partId`; the navbar shows the new count, a toast says so. */
 export async function addToCart(partId, quantity) {
   const cart = await api("/api/cart", { method: "POST", body: { partId, quantity } });
-  showCartCount(cart.count);
+  announceCartCount(cart.count);
   notify(ADDED);
   return cart;
 }
@@ -48,4 +48,9 @@ export async function addFromForm(form) {
   } finally {
     setBusy(button, false);
   }
+}
+
+/** What site.js calls: a part page's form, or a card's button. */
+export function addFrom(element) {
+  return element instanceof HTMLFormElement ? addFromForm(element) : addFromButton(element);
 }

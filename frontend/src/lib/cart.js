@@ -1,50 +1,15 @@
-// The cart as the page's script and the islands share it: the navbar's count, the browser's
-// hint that it has a cart, and the problem a refused checkout sends back to /cart.
-import { counted } from "./format.js";
-import { signedInEmail } from "./session.js";
+// The cart page's and the checkout's shared rules: the problem a refused checkout sends back
+// to /cart (this tab only), whether the cart can be checked out, and the navbar's new count.
 
-/** The cookie the cart's answers set while the cart has units (orders/cart_api.py). */
-export const COUNT_COOKIE = "cart_units";
+/** Tell the page's script (site.js: lib/cart-count.js) the cart's new count for the navbar: an
+ * event, so the islands share no module with the page's script (one file fewer to load). */
+export function announceCartCount(count) {
+  document.dispatchEvent(new CustomEvent(CART_COUNT_EVENT, { detail: count }));
+}
+
+export const CART_COUNT_EVENT = "shop:cart-count";
+
 const PROBLEM_KEY = "shop.cartProblem";
-
-/** The navbar link's accessible name: "Cart, 3 items". */
-export function cartLabel(count) {
-  return counted(count, "Cart, {count} item", "Cart, {count} items");
-}
-
-/** The units the cart's last answer counted, from the cookie it set (0 without one). */
-export function hintedCount(cookies = document.cookie) {
-  const match = cookies.match(/(?:^|;\s*)cart_units=(\d+)/);
-  return match ? Number(match[1]) : 0;
-}
-
-/** Show `count` in every Cart link of the page (the navbar's). */
-export function showCartCount(count) {
-  for (const link of document.querySelectorAll("[data-cart-link]")) {
-    link.setAttribute("aria-label", cartLabel(count));
-    const badge = link.querySelector("[data-cart-count]");
-    if (badge) {
-      badge.textContent = String(count);
-      badge.hidden = !count;
-    }
-  }
-}
-
-/** Fill the navbar's count in from /api/cart, asked only when there may be a cart: signed in
- * (an account's cart may have changed on another device), or a visitor whose cart's answers
- * left the hint (which the answer renews, or deletes once the cart is empty or gone). */
-export async function fillCartCount() {
-  if (!signedInEmail() && !hintedCount()) return;
-  try {
-    const response = await fetch("/api/cart", {
-      credentials: "same-origin",
-      headers: { Accept: "application/json" },
-    });
-    if (response.ok) showCartCount((await response.json()).count);
-  } catch {
-    // Offline or the server is down: the link still leads to the cart.
-  }
-}
 
 /** Keep a refused checkout's problem for the cart page (this tab only). */
 export function keepCartProblem(partId, detail) {
