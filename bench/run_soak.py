@@ -82,8 +82,10 @@ def reconcile(database_url: str, open_orders: dict[str, list[int]]) -> tuple[lis
     """(stock mismatches, order mismatches) found in the database."""
     stock_query = """
         SELECT p.name, p.available_quantity,
-               COALESCE(SUM(b.quantity) FILTER (WHERE b.released_at IS NULL), 0)
-        FROM catalog_part p LEFT JOIN orders_booking b ON b.part_id = p.id
+               COALESCE(SUM(l.quantity) FILTER (WHERE b.released_at IS NULL), 0)
+        FROM catalog_part p
+        LEFT JOIN orders_bookingline l ON l.part_id = p.id
+        LEFT JOIN orders_booking b ON b.id = l.booking_id
         GROUP BY p.id, p.name, p.available_quantity
     """
     with psycopg.connect(database_url) as conn:

@@ -3,7 +3,7 @@ from django.contrib import admin, messages
 from core.admin_history import RecordOnlyHistoryAdmin
 from core.errors import Conflict, ShopError
 
-from .models import Booking, PaymentEvent
+from .models import Booking, BookingLine, PaymentEvent
 from .services import booking_approve, booking_cancel, booking_correct, booking_refund
 
 
@@ -21,6 +21,22 @@ class StateListFilter(admin.SimpleListFilter):
         if value in Booking.State.values:
             return queryset.in_state(value)
         return queryset
+
+
+class BookingLineInline(admin.TabularInline):
+    """What was bought, line by line: a record, changed only through the services."""
+
+    model = BookingLine
+    fields = ["part", "parts_name", "price_per_unit", "quantity", "line_total"]
+    readonly_fields = fields
+    extra = 0
+    can_delete = False
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
 
 
 @admin.register(Booking)
@@ -63,6 +79,7 @@ class BookingAdmin(RecordOnlyHistoryAdmin):
         "refunded_at",
         "refund_id",
     ]
+    inlines = [BookingLineInline]
     actions = ["approve_paid_orders", "refund_paid_orders"]
 
     @admin.display(description="state")

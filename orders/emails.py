@@ -65,10 +65,17 @@ def booking_mail_expired(*, booking_id: int) -> int:
         return 0
     context = {
         "booking": booking,
-        "part_url": absolute_url(f"/parts/{booking.part_id}") if booking.part_id else "",
+        "part_url": _again_url(booking),
         "orders_url": absolute_url("/dashboard/myorder"),
     }
     return _send([_shopper_message(booking, "booking_expired", EXPIRED_SUBJECT, context)])
+
+
+def _again_url(booking: Booking) -> str:
+    """Where the shopper orders again: the part's page, All Parts for several parts."""
+    if booking.has_several_lines:
+        return absolute_url("/allparts")
+    return absolute_url(f"/parts/{booking.part_id}") if booking.part_id else ""
 
 
 def booking_mail_refunded(*, booking_id: int) -> int:
@@ -80,12 +87,17 @@ def booking_mail_refunded(*, booking_id: int) -> int:
     return _send([_shopper_message(booking, "booking_refunded", REFUNDED_SUBJECT, context)])
 
 
-def booking_mail_withdrawn(*, booking_id: int) -> int:
-    """To the shopper: the part was taken out of the shop, so the unpaid order was cancelled."""
+def booking_mail_withdrawn(*, booking_id: int, part_name: str | None = None) -> int:
+    """To the shopper: a part of the order (`part_name`; the order's parts when None) was
+    taken out of the shop, so the unpaid order was cancelled."""
     booking = _booking(booking_id)
     if booking is None or booking.paid:
         return 0
-    context = {"booking": booking, "parts_url": absolute_url("/allparts")}
+    context = {
+        "booking": booking,
+        "part_name": part_name or booking.parts_name,
+        "parts_url": absolute_url("/allparts"),
+    }
     return _send([_shopper_message(booking, "booking_withdrawn", WITHDRAWN_SUBJECT, context)])
 
 

@@ -1,5 +1,7 @@
-"""The orders as CSV (GET /api/bookings.csv): one header row, then one row per order, written
-as the rows are read (orders.selectors.booking_export), so the export streams with flat memory.
+"""The orders as CSV (GET /api/bookings.csv): one header row, then one row per line of each
+order (its number on every row; the part, quantity, unit price and total are the line's, so the
+totals add up to the orders'), written as the rows are read (orders.selectors.booking_export),
+so the export streams with flat memory.
 
 Cells are safe to open in a spreadsheet: a text cell that begins with =, +, -, @, a tab or a
 carriage return (a formula to Excel, LibreOffice or Google Sheets) gets a leading apostrophe,
@@ -39,8 +41,8 @@ def money(value: Decimal) -> str:
 
 
 def cells(row: tuple) -> tuple:
-    """One order (orders.selectors.EXPORT_FIELDS) as its CSV cells: the date in ISO 8601, money
-    with 2 decimals, every text a person typed defused."""
+    """One line of an order (orders.selectors.EXPORT_FIELDS) as its CSV cells: the date in
+    ISO 8601, money with 2 decimals, every text a person typed defused."""
     number, date, email, name, part, quantity, price, total, state, txn, address, phone = row
     return (
         number,

@@ -203,6 +203,12 @@ class Booking(models.Model):
         return self.State.UNPAID if holding else self.State.EXPIRED
 
     @property
+    def has_several_lines(self) -> bool:
+        """An order of several parts: its own part fields only sum its lines up (no part link
+        and no unit price of its own; orders.services.placing)."""
+        return self.price_per_unit is None
+
+    @property
     def hold_expires_at(self):
         """When the hold lapses; None once paid (the order's `expiresAt` in the API)."""
         return None if self.paid else self.expires_at

@@ -12,7 +12,7 @@ from django.utils import timezone
 from catalog.selectors import low_stock_parts
 from core.caching import versions
 
-from .models import Booking
+from .models import Booking, BookingLine
 from .selectors import CACHE, FRESH_SECONDS
 
 TOP_PARTS = 5
@@ -79,9 +79,12 @@ def _orders_by_state(since: datetime) -> dict[str, int]:
 
 
 def _top_parts(paid) -> list[dict]:
+    """The parts that brought in most, from the paid orders' lines (an order of several parts
+    counts for each of them)."""
+    lines = BookingLine.objects.filter(booking__in=paid.values("pk"))
     rows = (
-        paid.values("part_id", "parts_name")
-        .annotate(units=Sum("quantity"), revenue=Sum("total_price"))
+        lines.values("part_id", "parts_name")
+        .annotate(units=Sum("quantity"), revenue=Sum("line_total"))
         .order_by("-revenue", "parts_name")[:TOP_PARTS]
     )
     return [

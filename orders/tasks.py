@@ -55,8 +55,8 @@ def send_booking_refunded(*, booking_id: int) -> int:
 
 
 @shared_task(**RETRY)
-def send_booking_withdrawn(*, booking_id: int) -> int:
-    return emails.booking_mail_withdrawn(booking_id=booking_id)
+def send_booking_withdrawn(*, booking_id: int, part_name: str | None = None) -> int:
+    return emails.booking_mail_withdrawn(booking_id=booking_id, part_name=part_name)
 
 
 @shared_task(**RETRY)

@@ -19,6 +19,7 @@ from rest_framework.test import APIClient
 from accounts.tests.factories import TEST_PASSWORD, UserFactory
 from catalog.services import part_delete
 from catalog.tests.factories import PartFactory
+from catalog.tests.test_admin import change_form_data
 from orders.services import booking_mark_paid, booking_record_payment_failure, booking_refund
 from orders.tests.factories import BookingFactory
 from orders.views import seconds_while_minutes_left_hold
@@ -283,7 +284,7 @@ def test_an_address_corrected_in_django_admin_shows_at_once(user, staff_client):
     browser = signed_in(user)
     assert "1 Old Road" in kept(browser, order.get_absolute_url())
     change = f"/admin/orders/booking/{order.pk}/change/"
-    fields = {"address": "2 New Road", "phone": order.phone, "_save": "Save"}
+    fields = change_form_data(staff_client.get(change), address="2 New Road")
     assert staff_client.post(change, fields).status_code == 302
     page, _ = served(browser, order.get_absolute_url())
     assert "2 New Road" in page and "1 Old Road" not in page

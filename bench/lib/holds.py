@@ -89,7 +89,7 @@ def _add_lapsed(*, owner: User, part_id: int) -> None:
     part_ids = [part_id] * ON_PART + [pk for pk in spread for _ in range(PER_PART)]
     lapsed_at = timezone.now() - timedelta(seconds=1)
     names = dict(Part.objects.filter(pk__in=set(part_ids)).values_list("pk", "name"))
-    Booking.objects.bulk_create(
+    made = Booking.objects.bulk_create(
         Booking(
             user=owner,
             part_id=pk,
@@ -105,6 +105,7 @@ def _add_lapsed(*, owner: User, part_id: int) -> None:
         )
         for pk in part_ids
     )
+    data.one_line_each(made)
     _give_back(part_ids, sign=-1)
 
 

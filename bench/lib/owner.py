@@ -24,7 +24,7 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
 from accounts.models import User
-from bench.lib.data import token_of
+from bench.lib.data import one_line_each, token_of
 from bench.lib.reads import Paired, Reads, Target, errors
 from bench.lib.report import Row, Section, table
 from catalog.models import Part
@@ -116,10 +116,11 @@ def add_orders(total: int, *, after: int) -> int:
     people = customers()
     first = last_order_id() + 1
     for start in range(0, missing, BATCH):
-        Booking.objects.bulk_create(
+        made = Booking.objects.bulk_create(
             _order(n, parts[n % len(parts)], people[n % len(people)])
             for n in range(first + start, first + min(start + BATCH, missing))
         )
+        one_line_each(made)
     _date_the_history(after)
     cache.clear()  # bulk writes send no signals; the cache is the benchmark's own (a Redis db)
     caches["local"].clear()

@@ -11,7 +11,7 @@ INSERT INTO orders_bookingline (booking_id, part_id, parts_name, price_per_unit,
 SELECT id, part_id, parts_name, price_per_unit, quantity, total_price FROM orders_booking
 """
 SEVERAL_LINES = (
-    "{count} orders have several lines, which the orders table before lines cannot hold: "
+    "Orders of several lines exist ({count}), which the orders table before lines cannot hold: "
     "migrating back would lose them. Delete those orders first, or stay on this migration."
 )
 

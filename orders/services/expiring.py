@@ -122,12 +122,10 @@ def _booking_withdraw(*, booking_id: int, part_id: int) -> bool:
             return False
     # The part's row goes with it, so its line's stock is not released; the order shows as
     # expired.
-    release_lines(
-        locked,
-        note="The order was withdrawn: a part of it is no longer sold",
-        except_part_id=part_id,
-    )
+    note = "The order was withdrawn: a part of it is no longer sold"
+    release_lines(locked, note=note, except_part_id=part_id)
     locked.released_at = timezone.now()
     locked.save(update_fields=["released_at"])
-    run_after_commit(tasks.send_booking_withdrawn, booking_id=locked.pk)
+    gone = locked.lines.filter(part_id=part_id).values_list("parts_name", flat=True).first()
+    run_after_commit(tasks.send_booking_withdrawn, booking_id=locked.pk, part_name=gone)
     return True

@@ -95,6 +95,13 @@ def test_change_keeps_what_was_bought(staff_client, orders):
             "total_price": "0.01",
             "quantity": "99",
             "paid": "",
+            # The lines inline (read-only) as the page sends it: its management form.
+            "lines-TOTAL_FORMS": "1",
+            "lines-INITIAL_FORMS": "1",
+            "lines-MIN_NUM_FORMS": "0",
+            "lines-MAX_NUM_FORMS": "1000",
+            "lines-0-id": str(booking.lines.get().pk),
+            "lines-0-booking": str(booking.pk),
         },
     )
     assert response.status_code == 302

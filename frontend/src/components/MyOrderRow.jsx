@@ -37,7 +37,8 @@ export function MyOrderRow({ number, order, payUrl, onDeleted }) {
           {order.partsName}
         </a>
       </td>
-      <td>{money(order.pricePerUnit)}</td>
+      {/* An order of several parts has no one unit price (null): its parts are on its page. */}
+      <td>{order.pricePerUnit === null ? "Several" : money(order.pricePerUnit)}</td>
       <td>{order.quantity}</td>
       <td>{money(order.totalPrice)}</td>
       <td>
