@@ -41,7 +41,7 @@ function addToCart(element) {
 }
 
 function onClick(event) {
-  const button = event.target.closest?.("button[data-add-to-cart]");
+  const button = event.target.closest("button[data-add-to-cart]");
   if (button) addToCart(button);
 }
 
@@ -54,7 +54,7 @@ syncToken();
 // Signed in, or the hint the cart's answers leave: there may be a count to show.
 if (signedInEmail() || document.cookie.includes("cart_units=")) fillCartCount();
 // An island changed the cart (lib/cart.js).
-document.addEventListener("shop:cart-count", (event) => fillCartCount(event.detail));
+document.addEventListener("cart-count", (event) => fillCartCount(event.detail));
 document.addEventListener("submit", onSubmit);
 document.addEventListener("click", onClick);
 watchMenus();

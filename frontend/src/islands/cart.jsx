@@ -43,14 +43,14 @@ function CartLine({ line, placeholder, onChange }) {
   }
 
   return (
-    <li className="card card-side bg-base-100 border border-base-300 shadow-sm flex-col sm:flex-row">
-      <figure className="bg-base-200 sm:w-36 shrink-0 p-2">
+    <li className="card bg-base-100 border border-base-300 shadow-sm flex-col sm:flex-row">
+      <figure className="bg-base-200 p-2">
         <img
           src={line.img || placeholder}
           alt=""
-          width="128"
-          height="96"
-          className="h-24 w-32 object-contain"
+          width="192"
+          height="144"
+          className="h-36 w-48 object-contain"
           data-fallback={placeholder}
         />
       </figure>

@@ -58,9 +58,12 @@ function Checkout({ cart, address = "", phone = "" }) {
         <h2 id="checkout-lines" className="text-xl font-semibold">
           Your order
         </h2>
-        <ul className="flex flex-col divide-y divide-base-300">
+        <ul className="flex flex-col">
           {cart.lines.map((line) => (
-            <li key={line.partId} className="flex flex-wrap justify-between gap-2 py-2">
+            <li
+              key={line.partId}
+              className="flex flex-wrap justify-between gap-2 p-2 border-b border-base-200"
+            >
               <span className="break-words">
                 <a href={line.url} className="link link-hover">
                   {line.name}

@@ -140,10 +140,14 @@ function PurchaseForm({ part, user }) {
         </p>
       )}
       <div className="flex flex-wrap gap-2">
-        <AsyncButton type="submit" busy={busy} disabled={soldOut} className="btn-primary grow">
+        <AsyncButton type="submit" busy={busy} disabled={soldOut} className="btn-primary flex-1">
           Submit
         </AsyncButton>
-        <AsyncButton onClick={onAddToCart} disabled={soldOut || busy} className="btn-outline grow">
+        <AsyncButton
+          onClick={onAddToCart}
+          disabled={soldOut || busy}
+          className="btn-outline flex-1"
+        >
           Add to cart
         </AsyncButton>
       </div>

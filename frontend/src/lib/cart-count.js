@@ -1,5 +1,5 @@
 // The navbar's cart count: filled in when a page opens with a cart to count, and shown again
-// when an island announces a change of the cart (lib/cart.js's event "shop:cart-count");
+// when an island announces a change of the cart (lib/cart.js's event "cart-count");
 // site.js loads it then.
 import { signedInEmail } from "./session.js";
 

@@ -7,7 +7,7 @@ export function announceCartCount(count) {
   document.dispatchEvent(new CustomEvent(CART_COUNT_EVENT, { detail: count }));
 }
 
-export const CART_COUNT_EVENT = "shop:cart-count";
+export const CART_COUNT_EVENT = "cart-count";
 
 const PROBLEM_KEY = "shop.cartProblem";
 
