@@ -222,8 +222,6 @@ def cart_checkout(*, user, address: str, phone: str) -> Booking:
         lines = list(CartLine.objects.filter(cart=cart).values_list("part_id", "quantity"))
         if cart is None or not lines:
             raise Rejected(CART_EMPTY)
-        booking = services.booking_place_lines(
-            user=user, lines=lines, address=address, phone=phone
-        )
+        booking = services.booking_place_lines(user=user, lines=lines, address=address, phone=phone)
         _take_ordered(cart=cart, lines=lines)
     return booking

@@ -12,6 +12,7 @@ from . import cart
 
 PLACEHOLDER = "img/parts/placeholder.svg"  # a line whose part has no image shows it
 
+
 def _private(response):
     patch_cache_control(response, private=True, no_store=True)
     return response

@@ -33,9 +33,9 @@ def add(client, part, quantity):
 
 def account_lines(user) -> list[tuple[int, int]]:
     return list(
-        CartLine.objects.filter(cart__user=user).order_by("added_at", "id").values_list(
-            "part_id", "quantity"
-        )
+        CartLine.objects.filter(cart__user=user)
+        .order_by("added_at", "id")
+        .values_list("part_id", "quantity")
     )
 
 

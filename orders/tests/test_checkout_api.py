@@ -26,7 +26,9 @@ def parts(db):
 
 def fill(client, lines):
     for part, quantity in lines:
-        response = client.post("/api/cart", {"partId": part.pk, "quantity": quantity}, format="json")
+        response = client.post(
+            "/api/cart", {"partId": part.pk, "quantity": quantity}, format="json"
+        )
         assert response.status_code == 200, response.content
 
 
@@ -118,7 +120,9 @@ def test_the_cap_on_unpaid_orders_is_a_409(as_user, user, parts, settings):
     fill(as_user, [(parts[0], 2)])
     response = as_user.post("/api/checkout", WHERE, format="json")
     assert response.status_code == 409
-    assert response.json() == {"detail": "You already have 1 unpaid orders: pay or delete one first."}
+    assert response.json() == {
+        "detail": "You already have 1 unpaid orders: pay or delete one first."
+    }
     assert cart_of(as_user) == [(parts[0].pk, 2)]
 
 
