@@ -8,6 +8,7 @@ the database (quantity = quantity + n), so two tabs adding the same part at once
 """
 
 from collections.abc import Sequence
+from datetime import timedelta
 from decimal import Decimal
 
 from django.conf import settings
@@ -129,32 +130,34 @@ def _check_addition(*, part: Part, quantity: int) -> None:
         services.check_quantity(part=part, quantity=quantity)
 
 
+def _touch(cart: Cart) -> None:
+    """Lock the cart's row until the transaction ends (one write at a time per cart, in the
+    same order everywhere: the cart, then its lines) and note that it is in use (a visitor's
+    cart idle past a session's life is pruned)."""
+    Cart.objects.filter(pk=cart.pk).update(updated_at=timezone.now())
+
+
 @transaction.atomic
 def cart_add(*, cart: Cart, part: Part, quantity: int) -> None:
     """Add `quantity` units of `part`: to its line when there is one, else as a new line (at
     most CART_MAX_LINES). The line's quantity must stay within the part's bounds (400
     `quantity`; nothing changes)."""
     _check_addition(part=part, quantity=quantity)
-    for _attempt in range(2):
-        line = CartLine.objects.filter(cart=cart, part=part)
-        # In the database, locking the line until commit: another tab's addition waits, then
-        # adds to this sum. Out of bounds, the raise rolls the addition back.
-        if line.update(quantity=F("quantity") + quantity):
-            services.check_quantity(part=part, quantity=line.values_list("quantity", flat=True)[0])
-            return
-        services.check_quantity(part=part, quantity=quantity)
-        # A new line: the cart's row is locked so two new lines at once count each other.
-        Cart.objects.filter(pk=cart.pk).update(updated_at=timezone.now())
-        if CartLine.objects.filter(cart=cart).count() >= settings.CART_MAX_LINES:
-            raise ValidationError({"partId": CART_FULL.format(count=settings.CART_MAX_LINES)})
-        try:
-            with transaction.atomic():
-                CartLine.objects.create(cart=cart, part=part, quantity=quantity)
-            return
-        except IntegrityError:
-            # Another tab added the part first (its line is committed now): add to that line.
-            continue
-    raise NotFound(services.PART_GONE)  # the part was deleted meanwhile
+    _touch(cart)
+    line = CartLine.objects.filter(cart=cart, part=part)
+    # In the database: another tab's addition, waiting for the cart, adds to this sum. Out of
+    # bounds, the raise rolls the addition back.
+    if line.update(quantity=F("quantity") + quantity):
+        services.check_quantity(part=part, quantity=line.values_list("quantity", flat=True)[0])
+        return
+    services.check_quantity(part=part, quantity=quantity)
+    if CartLine.objects.filter(cart=cart).count() >= settings.CART_MAX_LINES:
+        raise ValidationError({"partId": CART_FULL.format(count=settings.CART_MAX_LINES)})
+    try:
+        with transaction.atomic():
+            CartLine.objects.create(cart=cart, part=part, quantity=quantity)
+    except IntegrityError:
+        raise NotFound(services.PART_GONE) from None  # the part was deleted meanwhile
 
 
 @transaction.atomic
@@ -165,6 +168,7 @@ def cart_set(*, cart: Cart | None, part_id: int, quantity: int) -> None:
     line = lines.select_related("part").first()
     if line is None:
         raise NotFound(NOT_IN_CART)
+    _touch(cart)
     if quantity == 0:
         line.delete()
         return
@@ -187,7 +191,7 @@ def cart_merge(*, cart_id: int, user) -> None:
     if visitor is None:
         return
     account, _ = Cart.objects.get_or_create(user=user)
-    Cart.objects.filter(pk=account.pk).update(updated_at=timezone.now())  # locks it
+    _touch(account)
     have = set(CartLine.objects.filter(cart=account).values_list("part_id", flat=True))
     room = settings.CART_MAX_LINES - len(have)
     for line in visitor.lines.select_related("part"):
@@ -200,6 +204,14 @@ def cart_merge(*, cart_id: int, user) -> None:
             CartLine.objects.create(cart=account, part_id=line.part_id, quantity=line.quantity)
             room -= 1
     visitor.delete()
+
+
+def cart_prune_visitors(*, idle_for: timedelta) -> int:
+    """Visitors' carts unchanged for `idle_for` (a session's life: their sessions are gone)
+    are deleted; how many. Accounts' carts stay, however old."""
+    before = timezone.now() - idle_for
+    _, deleted = Cart.objects.filter(user__isnull=True, updated_at__lt=before).delete()
+    return deleted.get(Cart._meta.label, 0)
 
 
 def _take_ordered(*, cart: Cart, lines: Sequence[tuple[int, int]]) -> None:

@@ -1,13 +1,16 @@
 """The cart API (API.md "Cart and checkout"): a visitor's by session, an account's on every
 device, every 400 and 404, the problems of each line, private answers."""
 
+from datetime import timedelta
 from decimal import Decimal
 
 import pytest
+from django.utils import timezone
 from rest_framework.test import APIClient
 
 from catalog.tests.factories import PartFactory
 from conftest import bearer_client
+from orders import tasks
 from orders.models import Cart, CartLine
 
 LINE_FIELDS = {
@@ -243,3 +246,30 @@ class TestChanging:
         response = anon.delete(f"/api/cart/{part.pk}")
         assert response.status_code == 200
         assert response.json()["count"] == 0
+
+
+class TestPruning:
+    def test_visitors_carts_idle_past_a_session_go_accounts_carts_stay(self, anon, as_user, part):
+        add(anon, part, 2)
+        add(as_user, part, 2)
+        assert tasks.prune_visitor_carts() == 0  # in use
+        Cart.objects.update(updated_at=timezone.now() - timedelta(days=15))
+        assert tasks.prune_visitor_carts() == 1
+        assert Cart.objects.get().user is not None
+        assert anon.get("/api/cart").json()["count"] == 0
+
+    def test_a_change_keeps_a_visitors_cart_in_use(self, anon, part):
+        add(anon, part, 2)
+        Cart.objects.update(updated_at=timezone.now() - timedelta(days=15))
+        anon.put(f"/api/cart/{part.pk}", {"quantity": 3}, format="json")
+        assert tasks.prune_visitor_carts() == 0
+
+
+class TestQueries:
+    def test_reading_a_cart_of_many_lines_takes_a_few_queries(
+        self, as_user, django_assert_max_num_queries
+    ):
+        for _ in range(10):
+            add(as_user, PartFactory(minimum_order_quantity=1, available_quantity=5), 1)
+        with django_assert_max_num_queries(6):
+            assert as_user.get("/api/cart").json()["count"] == 10
