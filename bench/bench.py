@@ -17,8 +17,8 @@ can do, in one go. Writes bench/results.md and prints it; exit status 1 when a t
    part page, a search and /login.
 4. POST /api/booking from 20 shoppers at once, alternating with the bare project's order
    view (it locks one row and inserts one): orders/s, then a race for the last 60 units of a
-   part; the stock reconciled after each; then orders/s with 10,000 lapsed holds in the
-   table against none (bench/lib/holds.py).
+   part; the stock reconciled after each; a checkout of 3 lines against it (bench/lib/
+   checkout.py); orders/s with 10,000 lapsed holds against none (bench/lib/holds.py).
 5. Worker memory after 10,000 and 20,000 mixed requests.
 6. The catalog grown to 10,000 parts: the catalog's first page and API page again; queries.
 7. The owner's tools with 100 then 100,000 orders (bench/lib/owner.py); those orders removed.
@@ -232,6 +232,16 @@ def ordering(run: Run) -> list[Section]:
     ]
 
 
+def checking_out(run: Run) -> list[Section]:
+    from bench.lib import checkout
+
+    log(f"checkout of {checkout.LINES} lines: {SHOPPERS} shoppers, against POST /api/booking")
+    args, tokens = run.args, run.shop.tokens
+    return [
+        checkout.measure(run.server.url, tokens=tokens, seconds=args.seconds, rounds=args.rounds)
+    ]
+
+
 def lapsed_holds(run: Run) -> list[Section]:
     from bench.lib import holds
 
@@ -305,6 +315,7 @@ STEPS: list[tuple[str, Callable[[Run], list[Section]]]] = [
     ("pages", small_catalog_pages),
     ("lighthouse", lighthouse_scores),
     ("orders", ordering),
+    ("checkout", checking_out),
     ("holds", lapsed_holds),
     ("memory", worker_memory),
     ("large", large_catalog),
