@@ -197,3 +197,26 @@ def test_a_kept_visitors_page_never_shows_another_visitors_count(browser, base_u
     assert part.pk
     first.close()
     second.close()
+
+
+def test_the_purchase_form_adds_to_the_cart_and_remove_empties_it(site):
+    shopper = UserFactory()
+    part = PartFactory(name="Clutch cable", minimum_order_quantity=2, available_quantity=10)
+    sign_in(site, shopper)
+    site.goto(f"/purchaseintent/{part.pk}")
+    type_into(site.get_by_label(re.compile(r"^Quantity")), "1")
+    press(site.get_by_role("button", name="Add to cart"))
+    expect(
+        site.get_by_text("Quantity must be at least 2 (the minimum order quantity)")
+    ).to_be_visible()
+    type_into(site.get_by_label(re.compile(r"^Quantity")), "3")
+    press(site.get_by_role("button", name="Add to cart"))
+    expect(site.get_by_text("Added to cart")).to_be_visible()
+    expect(cart_link(site)).to_have_attribute("aria-label", "Cart, 3 items")
+
+    site.goto("/cart")
+    press(site.get_by_role("button", name="Remove"))
+    expect(site.get_by_text("Your cart is empty.")).to_be_visible()
+    press(site.get_by_role("link", name="All Parts").last)
+    expect(site).to_have_url(f"{site.base_url}/allparts")
+    expect(cart_link(site)).to_have_attribute("aria-label", "Cart, 0 items")
