@@ -14,7 +14,6 @@ from datetime import datetime, timedelta
 from decimal import Decimal
 
 from django.conf import settings
-from django.core.exceptions import ValidationError
 from django.db.models import Min, Sum
 from django.utils import timezone
 
@@ -33,11 +32,13 @@ def hold_seconds() -> int:
     return settings.ORDER_HOLD_SECONDS
 
 
-def held_units(*, user, part: Part) -> int:
-    """The units of `part` that `user`'s unpaid orders hold now (in every line of them)."""
+def held_units(*, user, part_ids: Collection[int]) -> dict[int, int]:
+    """The units of each of `part_ids` that `user`'s unpaid orders hold now (in every line of
+    them), by part id; a part it holds none of is missing."""
     holding = Booking.objects.filter(user=user).unpaid_holding()
-    lines = BookingLine.objects.filter(part=part, booking__in=holding)
-    return lines.aggregate(units=Sum("quantity"))["units"] or 0
+    lines = BookingLine.objects.filter(part_id__in=part_ids, booking__in=holding)
+    rows = lines.values("part_id").annotate(units=Sum("quantity")).order_by()
+    return {row["part_id"]: row["units"] for row in rows}
 
 
 def hold_limit(*, part: Part, held: int) -> int:
@@ -47,25 +48,19 @@ def hold_limit(*, part: Part, held: int) -> int:
     return max(part.minimum_order_quantity, math.floor(share * (part.available_quantity + held)))
 
 
-def held_share_refusal(*, user, part: Part, quantity: int) -> str | None:
-    """Why `user` may not hold `quantity` more units of `part` (more than its share), or None.
+def held_share_refusal(*, part: Part, quantity: int, held: int) -> str | None:
+    """Why an account that holds `held` units of `part` may not hold `quantity` more (more
+    than its share), or None.
 
     Exact under concurrency only when nothing it reads can change until the order is written:
-    the caller holds the account's row lock (the account's own orders wait for each other) and
+    the caller holds the account's row lock (the account's own orders wait for each other),
     `part` is the part's locked row (catalog.stock.stock_lock: other accounts' orders, releases
-    and adjustments of that part wait too).
+    and adjustments of that part wait too) and `held` was read under both (held_units).
     """
-    held = held_units(user=user, part=part)
     limit = hold_limit(part=part, held=held)
     if held + quantity > limit:
         return counted(limit, *HELD_SHARE_EXCEEDED)
     return None
-
-
-def check_held_share(*, user, part: Part, quantity: int) -> None:
-    """held_share_refusal as a 400 on `quantity`."""
-    if refusal := held_share_refusal(user=user, part=part, quantity=quantity):
-        raise ValidationError({"quantity": refusal})
 
 
 def hold_deadline(*, user, parts: Collection[Part], now: datetime | None = None) -> datetime:

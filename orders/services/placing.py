@@ -27,7 +27,7 @@ from ..emails import stock_fell_below_minimum
 from ..models import Booking, BookingLine
 from .common import booking_locked, orders_changed
 from .expiring import booking_release_lapsed_holds
-from .holds import held_share_refusal, hold_deadline
+from .holds import held_share_refusal, held_units, hold_deadline
 
 QUANTITY_BELOW_MINIMUM = "Quantity must be at least {minimum} (the minimum order quantity)"
 QUANTITY_ABOVE_STOCK = ("Only {count} unit is available", "Only {count} units are available")
@@ -171,7 +171,13 @@ def _booking_create(
             raise LineUnavailable(part_id=part_id, reason=PART_GONE, field="partId")
         if problem := quantity_problem(part=part, quantity=quantity):
             raise LineUnavailable(part_id=part_id, name=part.name, reason=problem)
-    locked_lines = [_locked_line(user=user, part=part, quantity=q) for _, part, q in wanted]
+    locked_lines = [(_locked(part=part, quantity=q), q) for _, part, q in wanted]
+    # Read under the account's and the parts' locks, for all the parts at once.
+    held = held_units(user=user, part_ids=[locked.pk for locked, _ in locked_lines])
+    for locked, quantity in locked_lines:
+        refusal = held_share_refusal(part=locked, quantity=quantity, held=held.get(locked.pk, 0))
+        if refusal:
+            raise LineUnavailable(part_id=locked.pk, name=locked.name, reason=refusal)
     lines = [
         BookingLine(
             part=locked,
@@ -208,20 +214,17 @@ def _booking_create(
     return booking
 
 
-def _locked_line(*, user, part: Part, quantity: int) -> tuple[Part, int]:
-    """The part's locked row with at least `quantity` units on it, within the account's share
-    (LineUnavailable otherwise)."""
+def _locked(*, part: Part, quantity: int) -> Part:
+    """The part's locked row with at least `quantity` units on it (LineUnavailable
+    otherwise), until the order commits."""
     try:
-        locked = stock_lock(part_id=part.pk, quantity=quantity)  # until the order commits
+        return stock_lock(part_id=part.pk, quantity=quantity)
     except Part.DoesNotExist:
         raise LineUnavailable(part_id=part.pk, reason=PART_GONE, field="partId") from None
     except Conflict as short:
         raise LineUnavailable(
             part_id=part.pk, name=part.name, reason=short.message, stock_changed=True
         ) from None
-    if refusal := held_share_refusal(user=user, part=locked, quantity=quantity):
-        raise LineUnavailable(part_id=part.pk, name=locked.name, reason=refusal)
-    return locked, quantity
 
 
 def _summary(lines: list[BookingLine]) -> dict:

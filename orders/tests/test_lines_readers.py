@@ -11,7 +11,7 @@ from rest_framework.renderers import JSONRenderer
 
 from catalog.tests.factories import PartFactory
 from core.tests.islands import island_props, page_text
-from orders import emails, services
+from orders import emails, selectors, services
 from orders.models import Booking
 from orders.serializers import BookingOutputSerializer, booking_json
 from orders.tests.factories import BookingFactory
@@ -186,3 +186,23 @@ def test_django_admin_shows_the_lines_read_only(staff_client, order):
 
 def test_the_owners_json_is_valid(order):
     assert json.loads(JSONRenderer().render(booking_json(order)))["lines"][1]["lineTotal"] == 80.0
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_csv_reads_the_lines_a_chunk_at_a_time_as_it_streams(
+    monkeypatch, settings, user, pads, rotor
+):
+    """Outside a transaction, as a server streams it: the orders' cursor stays open while
+    each chunk's lines are read."""
+    monkeypatch.setattr(selectors, "EXPORT_CHUNK", 2)
+    settings.MAX_HELD_SHARE = 1
+    placed = [place_lines(user, (pads, 1), (rotor, 1)) for _ in range(3)]
+    placed.append(
+        services.booking_place(user=user, part=pads, quantity=2, address="a", phone="1234")
+    )
+
+    rows = list(selectors.booking_export())
+
+    numbers = [row[0] for row in rows]
+    assert numbers == [placed[3].pk] + [b.pk for b in reversed(placed[:3]) for _ in range(2)]
+    assert [row[4] for row in rows] == ["Brake pads"] + ["Brake pads", "Rotor"] * 3
