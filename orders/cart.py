@@ -3,30 +3,34 @@ a visitor's session, merged at sign-in, and checked out as one order.
 
 A cart holds no stock and no prices: they are read when it is shown (cart_read, with the
 problem that stops checkout for each line) and again when it is checked out (the order's own
-rules: orders.services). Writes never read a quantity to write it back: a line is changed in
-the database (quantity = quantity + n), so two tabs adding the same part at once add both.
+rules: orders.services). A cart's writes go one at a time (its row is locked first, then its
+lines) and never read a quantity to write it back: a line is changed in the database
+(quantity = quantity + n), so two tabs adding the same part at once add both.
 """
 
-from collections.abc import Sequence
 from datetime import timedelta
 from decimal import Decimal
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
-from django.db.models import F, Sum
+from django.db.models import F
 from django.db.models.functions import Greatest, Least
 from django.utils import timezone
 
 from catalog.models import Part
 from core.errors import NotFound, Rejected
+from core.wording import counted
 
 from . import services
 from .models import Booking, Cart, CartLine
 
 SESSION_KEY = "cart"  # where a visitor's session keeps its cart's id (kept across sign-in)
 CART_EMPTY = "Your cart is empty."
-CART_FULL = "Your cart can hold at most {count} parts: check out or remove one first."
+CART_FULL = (
+    "Your cart can hold at most {count} part: check out or remove it first.",
+    "Your cart can hold at most {count} parts: check out or remove one first.",
+)
 NOT_IN_CART = "This part is not in your cart."
 PROBLEM_OUT_OF_STOCK = "This part is out of stock"
 PROBLEM_FEW_LEFT = "Only {count} left"
@@ -107,13 +111,6 @@ def cart_read(*, cart: Cart | None) -> dict:
     }
 
 
-def cart_count(*, cart: Cart | None) -> int:
-    """The units in the cart (the navbar's number)."""
-    if cart is None:
-        return 0
-    return CartLine.objects.filter(cart=cart).aggregate(units=Sum("quantity"))["units"] or 0
-
-
 def checkout_defaults(*, user) -> dict:
     """Where the shopper's last order went: the checkout form starts from it."""
     last = Booking.objects.filter(user=user).order_by("-created_at", "-id").first()
@@ -152,7 +149,7 @@ def cart_add(*, cart: Cart, part: Part, quantity: int) -> None:
         return
     services.check_quantity(part=part, quantity=quantity)
     if CartLine.objects.filter(cart=cart).count() >= settings.CART_MAX_LINES:
-        raise ValidationError({"partId": CART_FULL.format(count=settings.CART_MAX_LINES)})
+        raise ValidationError({"partId": counted(settings.CART_MAX_LINES, *CART_FULL)})
     try:
         with transaction.atomic():
             CartLine.objects.create(cart=cart, part=part, quantity=quantity)
@@ -214,14 +211,6 @@ def cart_prune_visitors(*, idle_for: timedelta) -> int:
     return deleted.get(Cart._meta.label, 0)
 
 
-def _take_ordered(*, cart: Cart, lines: Sequence[tuple[int, int]]) -> None:
-    """The cart less what was ordered: a line another tab raised meanwhile keeps the rest."""
-    for part_id, quantity in lines:
-        cart_lines = CartLine.objects.filter(cart=cart, part_id=part_id)
-        cart_lines.filter(quantity__lte=quantity).delete()
-        cart_lines.filter(quantity__gt=quantity).update(quantity=F("quantity") - quantity)
-
-
 def cart_checkout(*, user, address: str, phone: str) -> Booking:
     """One order of every line of the account's cart, held as any order is
     (orders.services.booking_place_lines: its 400s and 409s, nothing held and the cart
@@ -235,5 +224,5 @@ def cart_checkout(*, user, address: str, phone: str) -> Booking:
         if cart is None or not lines:
             raise Rejected(CART_EMPTY)
         booking = services.booking_place_lines(user=user, lines=lines, address=address, phone=phone)
-        _take_ordered(cart=cart, lines=lines)
+        CartLine.objects.filter(cart=cart).delete()  # what was read under the lock: all of it
     return booking

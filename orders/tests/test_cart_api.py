@@ -186,7 +186,7 @@ class TestAdding:
         response = add(anon, other_part, 1)
         assert response.status_code == 400
         assert response.json() == {
-            "partId": ["Your cart can hold at most 1 parts: check out or remove one first."]
+            "partId": ["Your cart can hold at most 1 part: check out or remove it first."]
         }
         assert add(anon, part, 2).json()["count"] == 4  # the line already there still grows
 

@@ -8,8 +8,7 @@ import pytest
 from catalog.models import Part
 from catalog.tests.factories import PartFactory
 from conftest import bearer_client
-from orders.cart import _take_ordered
-from orders.models import Booking, CartLine
+from orders.models import Booking
 from orders.tests.factories import BookingFactory
 
 WHERE = {"address": "12 Harbour Road, Leeds", "phone": "+441130000000"}
@@ -134,12 +133,3 @@ def test_the_same_cart_from_another_device(user, parts):
         "detail": "Your cart is empty."
     }
     assert Booking.objects.count() == 1
-
-
-def test_a_line_raised_meanwhile_keeps_the_rest(as_user, user, parts):
-    """What the order took leaves the cart; units added after it was read stay (the cart
-    service takes the ordered quantities away rather than emptying blindly)."""
-    fill(as_user, [(parts[2], 3)])
-    CartLine.objects.update(quantity=5)  # another tab raised it after the order was read
-    _take_ordered(cart=user.cart, lines=[(parts[2].pk, 3)])
-    assert cart_of(as_user) == [(parts[2].pk, 2)]
