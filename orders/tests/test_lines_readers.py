@@ -119,6 +119,17 @@ def test_the_order_page_lists_every_line(client, user, order, pads, rotor):
     assert "Units 3 Total $105.00" in text
 
 
+def test_the_payment_page_lists_every_line_and_one_total(client, user, order):
+    client.force_login(user)
+
+    text = page_text(client.get(f"/dashboard/payment/{order.pk}"))
+
+    assert "Please pay for Brake pads, Rotor" in text
+    assert "Brake pads $12.50 2 $25.00" in text
+    assert "Rotor $80.00 1 $80.00" in text
+    assert "Please pay: $105.00" in text
+
+
 def test_the_csv_has_a_row_per_line_with_the_order_number(as_admin, order):
     one_line = BookingFactory(parts_name="Chain kit", price_per_unit=Decimal("5"), quantity=2)
 
