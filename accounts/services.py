@@ -52,6 +52,8 @@ SHOP_ADMIN_PERMISSIONS = {
         *(f"{action}_category" for action in ("view", "add", "change", "delete")),
         *(f"{action}_part" for action in ("view", "add", "change", "delete")),
         "view_stockmovement",  # a part's stock history (changed only through the services)
+        *(f"{action}_vehicle" for action in ("view", "add", "change", "delete")),
+        *(f"{action}_fitment" for action in ("view", "add", "change", "delete")),
     ],
     # Orders are placed by shoppers; admins approve and cancel them (unpaid ones only: the
     # delete goes through booking_cancel) and read the payment events.

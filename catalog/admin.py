@@ -10,7 +10,7 @@ from core.admin_history import RecordOnlyHistoryAdmin
 from core.errors import ShopError
 
 from . import images, selectors, services, stock
-from .models import Category, Part, StockMovement
+from .models import Category, Fitment, Part, StockMovement, Vehicle
 
 Reason = StockMovement.Reason
 
@@ -57,6 +57,38 @@ class StockMovementInline(admin.TabularInline):
         return False
 
 
+class FitmentInline(admin.TabularInline):
+    """The vehicles a part fits, one row each (vehicles picked by search)."""
+
+    model = Fitment
+    autocomplete_fields = ["vehicle"]
+    extra = 1
+    verbose_name = "fits"
+    verbose_name_plural = "fits these bikes"
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).select_related("vehicle")
+
+
+@admin.register(Vehicle)
+class VehicleAdmin(admin.ModelAdmin):
+    list_display = ["make", "model", "year"]
+    list_filter = ["make"]
+    search_fields = ["make", "model", "year"]
+    ordering = ["make", "model", "year"]
+
+    # Through the services: the makes list and the parts' pages name vehicles.
+    def save_model(self, request, obj, form, change):
+        services.vehicle_save(vehicle=obj)
+
+    def delete_model(self, request, obj):
+        services.vehicle_delete(vehicle=obj)
+
+    def delete_queryset(self, request, queryset):
+        for vehicle in queryset:
+            services.vehicle_delete(vehicle=vehicle)
+
+
 class StockAdjustForm(forms.Form):
     change = forms.IntegerField(
         min_value=-1_000_000_000,
@@ -98,6 +130,8 @@ class PartAdminForm(forms.ModelForm):
             "price",
             "minimum_order_quantity",
             "available_quantity",
+            "part_number",
+            "universal",
         ]
 
     def clean_image(self):
@@ -119,12 +153,18 @@ class PartAdmin(RecordOnlyHistoryAdmin):
         "available_quantity",
         "created_at",
     ]
-    list_filter = ["category", "created_at"]
+    list_filter = ["category", "universal", "created_at"]
     list_select_related = ["category"]
-    search_fields = ["name", "description"]
+    search_fields = ["name", "description", "part_number"]
 
     def get_inlines(self, request, obj):
-        return [StockMovementInline] if obj is not None else []  # a new part has no history
+        # A new part has no history; its fitment is added once it exists.
+        return [FitmentInline, StockMovementInline] if obj is not None else []
+
+    def save_formset(self, request, form, formset, change):
+        super().save_formset(request, form, formset, change)
+        if formset.model is Fitment and formset.has_changed():
+            services.fitment_changed(part_ids=[form.instance.pk])
 
     def get_readonly_fields(self, request, obj=None):
         # A new part's first stock is typed in (kept as its "initial stock" movement); after

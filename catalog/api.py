@@ -1,5 +1,7 @@
 """Parts endpoints: the catalog, one part, adding, editing and deleting parts."""
 
+from functools import partial
+
 from django.http import HttpResponse
 from drf_spectacular.utils import extend_schema
 from rest_framework.exceptions import ValidationError
@@ -12,8 +14,14 @@ from core.parsers import ShopJSONParser
 from core.permissions import IsShopAdmin
 
 from . import selectors, services, stock
+from .fitment_serializers import (
+    FitmentInputSerializer,
+    FitmentSerializer,
+    VehicleSearchInputSerializer,
+    VehicleSerializer,
+)
 from .models import Part
-from .search import part_search
+from .search import kept_count, part_search
 from .serializers import (
     CategoryCountSerializer,
     DeletedCountSerializer,
@@ -55,9 +63,9 @@ class PartListApi(APIView):
             part_search(query),
             PartOutputSerializer,
             search,
-            total=selectors.part_count() if query.counts_every_part else None,
+            total=count() if (count := kept_count(query)) else None,
             count_in_rows=query.reads_every_match,
-            encode=parts_json_body,
+            encode=partial(parts_json_body, fits=query.fits is not None),
         )
 
     @extend_schema(
@@ -133,3 +141,58 @@ class CategoryListApi(APIView):
     @extend_schema(responses={200: CategoryCountSerializer(many=True), **errors(401)})
     def get(self, request):
         return Response(CategoryCountSerializer(selectors.category_list(), many=True).data)
+
+
+class PartFitmentApi(APIView):
+    """The vehicles a part fits, and whether it fits every bike; admins replace them."""
+
+    def get_permissions(self):
+        return [] if self.request.method == "GET" else [IsShopAdmin()]
+
+    @extend_schema(responses={200: FitmentSerializer, **errors(401, 404)})
+    def get(self, request, pk):
+        return Response(fitment_body(get_or_404(Part.objects.only("id", "universal"), pk)))
+
+    @extend_schema(
+        request=FitmentInputSerializer,
+        responses={200: FitmentSerializer, **errors(400, 401, 403, 404, 415)},
+    )
+    def put(self, request, pk):
+        part = get_or_404(Part.objects.only("id", "universal"), pk)
+        data = FitmentInputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        fields = data.validated_data
+        services.fitment_set(
+            part=part, universal=fields["universal"], vehicle_ids=fields["vehicles"]
+        )
+        return Response(fitment_body(part))
+
+
+def fitment_body(part: Part) -> dict:
+    vehicles = selectors.part_vehicles(part_id=part.pk)
+    return FitmentSerializer({"universal": part.universal, "vehicles": vehicles}).data
+
+
+class VehicleMakesApi(APIView):
+    """Every make with a vehicle, by name."""
+
+    @extend_schema(responses={200: list[str], **errors(401)})
+    def get(self, request):
+        return Response(selectors.vehicle_makes())
+
+
+class VehicleListApi(APIView):
+    """Vehicles by make, model and year, each optional and exact (no case)."""
+
+    @extend_schema(
+        parameters=[VehicleSearchInputSerializer],
+        responses={200: VehicleSerializer(many=True), **errors(400, 401)},
+    )
+    def get(self, request):
+        search = VehicleSearchInputSerializer(data=request.query_params)
+        search.is_valid(raise_exception=True)
+        data = search.validated_data
+        vehicles = selectors.vehicle_list(
+            make=data.get("make", ""), model=data.get("model", ""), year=data.get("year")
+        )
+        return page_response(vehicles, VehicleSerializer, search)

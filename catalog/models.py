@@ -2,6 +2,7 @@ from django.conf import settings
 from django.contrib.postgres.indexes import GinIndex
 from django.contrib.postgres.search import SearchVectorField
 from django.db import models
+from django.db.models.functions import Lower, Replace, Upper
 from django.urls import reverse
 from simple_history.models import HistoricalRecords
 
@@ -37,6 +38,20 @@ class Part(models.Model):
     minimum_order_quantity = models.PositiveIntegerField(default=1)
     available_quantity = models.PositiveIntegerField(default=0)
     created_at = models.DateTimeField(auto_now_add=True)
+    # The manufacturer's part number as written ("12311-MT4-000"), and the form search compares
+    # (no case, spaces or dashes: "12311mt4000"). The database computes the second from the first
+    # on every write (services, bulk_create, admin, raw SQL alike), so the two never disagree.
+    part_number = models.CharField(max_length=100, blank=True, default="")
+    part_number_normalised = models.GeneratedField(
+        expression=Replace(Replace(Lower("part_number"), models.Value(" ")), models.Value("-")),
+        output_field=models.CharField(max_length=100),
+        db_persist=True,
+    )
+    # Fits every bike: listed for any bike without fitment rows of its own.
+    universal = models.BooleanField(default=False)
+    vehicles = models.ManyToManyField(
+        "Vehicle", through="Fitment", related_name="parts", blank=True
+    )
     # Name (A), category name (B) and description (C), English stemming. Written by the
     # database itself on PostgreSQL (triggers in migration 0005: on every insert or update of
     # a part, and on a category's rename), so every way of writing (services, bulk_create,
@@ -45,13 +60,26 @@ class Part(models.Model):
     # Who changed what and when (Django admin's History). The stock is left out: it changes
     # under the part's lock by an UPDATE, never by a save, and each change is a StockMovement;
     # so is the search vector, which the database derives from the other fields.
-    history = HistoricalRecords(excluded_fields=["available_quantity", "search_vector"])
+    # The normalised part number is the database's too.
+    history = HistoricalRecords(
+        excluded_fields=["available_quantity", "search_vector", "part_number_normalised"]
+    )
 
     class Meta:
         ordering = ["-created_at", "-id"]
         indexes = [
             models.Index(fields=["-created_at", "-id"], name="catalog_part_newest"),
             GinIndex(fields=["search_vector"], name="catalog_part_search"),
+            # The universal parts, a few of many: listed for every bike (?fits=).
+            models.Index(
+                fields=["id"], condition=models.Q(universal=True), name="catalog_part_universal"
+            ),
+            # Equality and prefix (LIKE 'x%') lookups of a searched part number.
+            models.Index(
+                fields=["part_number_normalised"],
+                name="catalog_part_number",
+                opclasses=["varchar_pattern_ops"],
+            ),
         ]
         constraints = [
             models.CheckConstraint(
@@ -92,6 +120,67 @@ class Part(models.Model):
         if self.is_few_left:
             return f"Only {self.available_quantity} left"
         return "In stock"
+
+
+class Vehicle(models.Model):
+    """One model year of one motorcycle ("2019 Yamaha MT-07").
+
+    Make and model are kept as written and looked up whatever their case (`iexact`, which is
+    UPPER(…) = UPPER(…) on PostgreSQL): the unique index on UPPER(make), UPPER(model), year
+    answers the picker's lookups (a make's models, a model's years, one vehicle) and keeps
+    "yamaha" and "Yamaha" from becoming two makes.
+    """
+
+    make = models.CharField(max_length=60)
+    model = models.CharField(max_length=100)
+    year = models.PositiveSmallIntegerField()
+
+    class Meta:
+        ordering = ["make", "model", "year"]
+        indexes = [
+            # Lists in their order (every make, by name; vehicles by make, model, year).
+            models.Index(fields=["make", "model", "year"], name="catalog_vehicle_order"),
+        ]
+        constraints = [
+            models.UniqueConstraint(
+                Upper("make"), Upper("model"), "year", name="catalog_vehicle_unique"
+            ),
+            models.CheckConstraint(
+                condition=models.Q(year__gte=1885, year__lte=2100), name="catalog_vehicle_year"
+            ),
+        ]
+
+    def __str__(self):
+        return self.name
+
+    @property
+    def name(self) -> str:
+        return f"{self.year} {self.make} {self.model}"
+
+
+class Fitment(models.Model):
+    """A part fits a vehicle. A universal part needs no rows."""
+
+    # No index of their own: the two below lead with each.
+    part = models.ForeignKey(
+        Part, on_delete=models.CASCADE, related_name="fitments", db_index=False
+    )
+    vehicle = models.ForeignKey(
+        Vehicle, on_delete=models.CASCADE, related_name="fitments", db_index=False
+    )
+
+    class Meta:
+        constraints = [
+            # Also the index of a part's vehicles (the part page, the editor).
+            models.UniqueConstraint(fields=["part", "vehicle"], name="catalog_fitment_unique"),
+        ]
+        indexes = [
+            # ?fits=: the parts of one vehicle, answered from the index alone.
+            models.Index(fields=["vehicle", "part"], name="catalog_fitment_vehicle"),
+        ]
+
+    def __str__(self):
+        return f"{self.part_id} fits {self.vehicle_id}"
 
 
 class StockMovement(models.Model):

@@ -1,4 +1,5 @@
-"""Finding parts: words, a category, a price range, "in stock only" and an order.
+"""Finding parts: words (part numbers too), a category, a price range, "in stock only", a
+bike (the parts that fit it) and an order.
 
 On PostgreSQL the words are matched with full-text search (English stemming, so case and word
 forms do not matter), weighted so that a match in the name ranks above one in the category,
@@ -6,6 +7,8 @@ which ranks above one in the description. The weighted vector is stored on each 
 by the database (`Part.search_vector`, migration 0005), with a GIN index; a part matches when
 any of the words is in it (its rank is above 0), ranked by `ts_rank` of all the words. On SQLite (the embedded default) each word is
 matched as a substring of the name, the category or the description, name matches first.
+Either way `q` also matches part numbers without case, spaces or dashes (the database keeps
+that form of each, `Part.part_number_normalised`): an exact one first, then those it begins.
 
 `part_queryset` says what a search is, as a QuerySet (the rules, and SQLite's search). On
 PostgreSQL `part_search` reads the same rows in the same order by SQL written here once
@@ -14,8 +17,10 @@ catalog/tests/test_search.py holds the two to the same answers.
 """
 
 import re
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, replace
 from decimal import Decimal
+from functools import partial
 
 from django.db import connection
 from django.db.models import (
@@ -33,6 +38,7 @@ from django.db.models.expressions import RawSQL
 
 from core.paging import Rows
 
+from . import selectors
 from .models import Category, Part
 from .selectors import PART_LIST_FIELDS
 
@@ -50,6 +56,11 @@ SORT_LABELS = {
     "name": "Name",
 }
 WORDS = re.compile(r"\w+")
+NOT_IN_PART_NUMBERS = re.compile(r"[\s-]+")  # what part_number_normalised leaves out
+PREFIX_FROM = 4  # characters of a part number that also find the part numbers they begin
+# Ranks of part-number matches, above any ts_rank of words (a few tenths at most): an exact
+# part number first, then those it begins.
+EXACT_NUMBER, NUMBER_PREFIX = 1000, 100
 
 
 @dataclass(frozen=True)
@@ -62,6 +73,7 @@ class PartQuery:
     max_price: Decimal | None = None
     in_stock: bool = False
     sort: str = ""
+    fits: int | None = None  # a vehicle's id: only parts that fit it or are universal
 
     @property
     def order(self) -> tuple[str, ...]:
@@ -74,6 +86,19 @@ class PartQuery:
         return WORDS.findall(self.q.lower())[:10]
 
     @property
+    def part_number(self) -> str:
+        """The words as a part number is compared: no case, spaces or dashes."""
+        return NOT_IN_PART_NUMBERS.sub("", self.q.lower())[:100]
+
+    @property
+    def number_prefix(self) -> str:
+        """The LIKE pattern of part numbers that begin with part_number ("" when too short)."""
+        number = self.part_number
+        if len(number) < PREFIX_FROM:
+            return ""
+        return re.sub(r"([\\%_])", r"\\\1", number) + "%"
+
+    @property
     def counts_every_part(self) -> bool:
         """Nothing filters the parts out (only an order may be asked for)."""
         return not (
@@ -82,7 +107,14 @@ class PartQuery:
             or self.min_price is not None
             or self.max_price is not None
             or self.in_stock
+            or self.fits is not None
         )
+
+    @property
+    def counts_fitting_parts(self) -> bool:
+        """Only a bike filters the parts (an order may be asked for): the count kept per bike
+        answers (catalog.selectors.fitting_count)."""
+        return self.fits is not None and replace(self, fits=None).counts_every_part
 
     @property
     def reads_every_match(self) -> bool:
@@ -90,6 +122,17 @@ class PartQuery:
         counts them on the same query. Without words a count of its own is cheaper than
         numbering every part for a page of 24."""
         return bool(self.words)
+
+
+def kept_count(query: PartQuery, *, version: str | None = None) -> Callable[[], int] | None:
+    """How to read the number of parts matching `query` from the cache, when a kept count
+    says it (every part; every part of a bike), else None: counted with the rows. `version`:
+    the catalog's, when the caller has just read it."""
+    if query.counts_every_part:
+        return partial(selectors.part_count, version=version)
+    if query.counts_fitting_parts:
+        return partial(selectors.fitting_count, query.fits)
+    return None
 
 
 def part_search(query: PartQuery) -> "PartSearch | QuerySet[Part]":
@@ -111,8 +154,10 @@ def part_queryset(query: PartQuery) -> QuerySet[Part]:
         parts = parts.filter(price__lte=query.max_price)
     if query.in_stock:
         parts = parts.filter(available_quantity__gte=F("minimum_order_quantity"))
+    if query.fits is not None:
+        parts = parts.filter(selectors.fits(query.fits))
     if query.words:
-        parts = _matching(parts, query.words)
+        parts = _matching(parts, query)
     else:
         parts = parts.annotate(rank=Value(0, output_field=IntegerField()))
     return parts.order_by(*query.order)
@@ -130,30 +175,70 @@ _MATCH = (
 )
 
 
-def _matching(parts: QuerySet[Part], words: list[str]) -> QuerySet[Part]:
+def _matching(parts: QuerySet[Part], query: PartQuery) -> QuerySet[Part]:
     if connection.vendor == "postgresql":
-        text = " ".join(words)
-        return parts.annotate(rank=RawSQL(_RANK, (text,), output_field=FloatField())).filter(
-            RawSQL(_MATCH, (text, text), output_field=BooleanField())
+        rank, rank_params = _rank(query)
+        match, match_params = _match(query)
+        return parts.annotate(rank=RawSQL(rank, rank_params, output_field=FloatField())).filter(
+            RawSQL(match, match_params, output_field=BooleanField())
         )
-    return _matching_substrings(parts, words)
+    return _matching_substrings(parts, query)
 
 
-def _matching_substrings(parts: QuerySet[Part], words: list[str]) -> QuerySet[Part]:
-    """SQLite: every word (or its stem without a plural ending) in a field; name matches
-    rank first."""
-    in_name = Q()
-    for word in words:
+# A part number matches when it is the one asked for, or (from PREFIX_FROM characters on)
+# begins with it: equality and LIKE 'x%' on the varchar_pattern_ops index.
+_NUMBER = '"catalog_part"."part_number_normalised"'
+_NUMBER_RANK = f"CASE WHEN {_NUMBER} = %s THEN {EXACT_NUMBER} ELSE {NUMBER_PREFIX} END"
+
+
+def _rank(query: PartQuery) -> tuple[str, list]:
+    """The rank column: the words' ts_rank, raised for a part-number match."""
+    text = " ".join(query.words)
+    if not query.part_number:
+        return _RANK, [text]
+    number_match, params = _number_match(query)
+    rank = f"(CASE WHEN {number_match} THEN {_NUMBER_RANK} ELSE 0 END + {_RANK})"
+    return rank, [*params, query.part_number, text]
+
+
+def _number_match(query: PartQuery) -> tuple[str, list]:
+    if query.number_prefix:
+        return f"({_NUMBER} = %s OR {_NUMBER} LIKE %s)", [query.part_number, query.number_prefix]
+    return f"{_NUMBER} = %s", [query.part_number]
+
+
+def _match(query: PartQuery) -> tuple[str, list]:
+    """Which parts the words find: any word in the vector, or the part number."""
+    text = " ".join(query.words)
+    if not query.part_number:
+        return f"({_MATCH})", [text, text]
+    number_match, params = _number_match(query)
+    return f"({_MATCH} OR {number_match})", [text, text, *params]
+
+
+def _matching_substrings(parts: QuerySet[Part], query: PartQuery) -> QuerySet[Part]:
+    """SQLite: every word (or its stem without a plural ending) in a field, or the part
+    number; an exact part number ranks first, then one it begins, then name matches."""
+    in_name, in_any = Q(), Q()
+    for word in query.words:
         stem = _stem(word)
-        in_any = (
+        in_any &= (
             Q(name__icontains=stem)
             | Q(description__icontains=stem)
             | Q(category__name__icontains=stem)
         )
-        parts = parts.filter(in_any)
         in_name &= Q(name__icontains=stem)
-    return parts.annotate(
-        rank=Case(When(in_name, then=Value(2)), default=Value(1), output_field=IntegerField())
+    number = query.part_number
+    exact = Q(part_number_normalised=number) if number else Q(pk__in=[])
+    prefix = Q(part_number_normalised__startswith=number) if query.number_prefix else Q(pk__in=[])
+    return parts.filter(in_any | exact | prefix).annotate(
+        rank=Case(
+            When(exact, then=Value(EXACT_NUMBER)),
+            When(prefix, then=Value(NUMBER_PREFIX)),
+            When(in_name, then=Value(2)),
+            default=Value(1),
+            output_field=IntegerField(),
+        )
     )
 
 
@@ -194,15 +279,15 @@ class PartSearch(Rows):
     """A search's parts on PostgreSQL: the query's SQL is put together from fixed pieces."""
 
     def __init__(self, query: PartQuery):
-        words = " ".join(query.words)
-        self.rank = [words] if words else []  # the rank column's parameter
-        self.where, self.params = _where(query, words)
+        # The rank column and its parameters (none without words).
+        self.rank_sql, self.rank = _rank(query) if query.words else ("", [])
+        self.where, self.params = _where(query)
         self.order = ", ".join(_order_by(field) for field in query.order)
 
     def read(self, start: int, stop: int | None, *, with_total: bool = False):
         sql = "SELECT " + _SELECT
-        if self.rank:
-            sql += f', {_RANK} AS "rank"'
+        if self.rank_sql:
+            sql += f', {self.rank_sql} AS "rank"'
         if with_total:
             sql += ", COUNT(*) OVER ()"
         sql += f"{_FROM}{self.where} ORDER BY {self.order}"
@@ -223,7 +308,12 @@ class PartSearch(Rows):
             return cursor.fetchone()[0]
 
 
-def _where(query: PartQuery, words: str) -> tuple[str, list]:
+# The parts of a bike (selectors.FITTING_IDS) gathered once into an array (an InitPlan), whose
+# parts the primary key then finds: as a semi-join PostgreSQL reads every part to hash them.
+_FITS = f'"catalog_part"."id" = ANY(ARRAY({selectors.FITTING_IDS}))'
+
+
+def _where(query: PartQuery) -> tuple[str, list]:
     """part_queryset's filters as a WHERE clause and its parameters."""
     conditions, params = [], []
     if query.category:
@@ -239,9 +329,13 @@ def _where(query: PartQuery, words: str) -> tuple[str, list]:
         conditions.append(
             '"catalog_part"."available_quantity" >= "catalog_part"."minimum_order_quantity"'
         )
-    if words:
-        conditions.append(f"({_MATCH})")
-        params += [words, words]
+    if query.fits is not None:
+        conditions.append(_FITS)
+        params.append(query.fits)
+    if query.words:
+        match, match_params = _match(query)
+        conditions.append(match)
+        params += match_params
     return (" WHERE " + " AND ".join(conditions) if conditions else ""), params
 
 

@@ -7,13 +7,14 @@ from django.core.cache import caches
 from rest_framework import serializers
 from rest_framework.renderers import JSONRenderer
 
-from core.api import PageInputSerializer
+from core.api import MAX_ID, PageInputSerializer
 from core.caching.versions import LOCAL
 from core.fields import required
 
 from . import images
 from .models import Category, Part
 from .search import SORTS, PartQuery
+from .selectors import vehicle_exists
 from .stock import CHANGE_ZERO
 from .validators import validate_image_url
 
@@ -32,6 +33,7 @@ MIN_ORDER_TOO_HIGH = "Minimum order quantity can be at most 1,000,000"
 STOCK_WHOLE = "Available quantity must be a whole number"
 STOCK_TOO_HIGH = "Available quantity can be at most 1,000,000,000"
 CATEGORY_UNKNOWN = "Choose one of the shop's categories"
+PART_NUMBER_TOO_LONG = "Part number can be at most 100 characters"
 
 
 class CategoryOutputSerializer(serializers.Serializer):
@@ -46,6 +48,7 @@ class PartOutputSerializer(serializers.ModelSerializer):
     price = serializers.DecimalField(max_digits=10, decimal_places=2, coerce_to_string=False)
     category = CategoryOutputSerializer(allow_null=True)
     url = serializers.CharField(source="get_absolute_url", read_only=True)
+    partNumber = serializers.CharField(source="part_number")
 
     class Meta:
         model = Part
@@ -59,14 +62,20 @@ class PartOutputSerializer(serializers.ModelSerializer):
             "availableQuantity",
             "category",
             "url",
+            "partNumber",
+            "universal",
         ]
 
 
-def parts_json_body(parts) -> bytes:
+FITS = b',"fits":true}'  # what a part's JSON ends with in a list for one bike (?fits=)
+
+
+def parts_json_body(parts, *, fits: bool = False) -> bytes:
     """The body JSONRenderer writes for PartOutputSerializer(parts, many=True).data: each part's
     JSON kept in this process ("local") under what it shows (the part's fields and its
     category's: no write can make it stale), so a list is joined, not written again (the
-    renderer writes a list as its items joined by commas, with no spaces)."""
+    renderer writes a list as its items joined by commas, with no spaces). `fits`: each part
+    also says "fits": true (a list for one bike holds only parts that fit it)."""
     local = caches[LOCAL]
     keys = [_json_key(part) for part in parts]
     kept = local.get_many(keys)
@@ -76,7 +85,10 @@ def parts_json_body(parts) -> bytes:
         if key not in kept
     }
     local.set_many(made, PART_JSON_SECONDS)
-    return b"[" + b",".join(kept.get(key) or made[key] for key in keys) + b"]"
+    items = (kept.get(key) or made[key] for key in keys)
+    if fits:
+        items = (item[:-1] + FITS for item in items)
+    return b"[" + b",".join(items) + b"]"
 
 
 PART_JSON_SECONDS = 300
@@ -94,6 +106,8 @@ def _json_key(part) -> str:
         part.minimum_order_quantity,
         part.available_quantity,
         None if category is None else (category.slug, category.name),
+        part.part_number,
+        part.universal,
     )
     return "part-json:" + hashlib.sha256(repr(shown).encode()).hexdigest()
 
@@ -167,6 +181,14 @@ class PartInputSerializer(serializers.Serializer):
         allow_null=True,
         error_messages={"does_not_exist": CATEGORY_UNKNOWN, "invalid": CATEGORY_UNKNOWN},
     )
+    partNumber = serializers.CharField(
+        source="part_number",
+        max_length=100,
+        required=False,
+        allow_blank=True,
+        error_messages={"max_length": PART_NUMBER_TOO_LONG},
+    )
+    universal = serializers.BooleanField(required=False)
     image = PartImageField()
 
     def validate(self, attrs):
@@ -176,9 +198,12 @@ class PartInputSerializer(serializers.Serializer):
 
 
 class PartEditSerializer(PartInputSerializer):
-    """Edit a part's page: every field but the stock, which changes on purpose only."""
+    """Edit a part's page: every field but the stock, which changes on purpose only, and
+    "universal", which the page's "Fits these bikes" form sets (a form without the box would
+    say False)."""
 
     availableQuantity = None
+    universal = None
 
 
 class DeletedCountSerializer(serializers.Serializer):
@@ -208,6 +233,7 @@ class StockChangeInputSerializer(serializers.Serializer):
 
 
 PRICE_NOT_A_NUMBER = "Enter a price in dollars, such as 25 or 25.50"
+VEHICLE_UNKNOWN = "Choose one of the shop's vehicles"
 SORT_UNKNOWN = "Sort by one of: " + ", ".join(SORTS)
 
 
@@ -237,11 +263,27 @@ class PartSearchInputSerializer(PageInputSerializer):
         allow_blank=True,
         error_messages={"invalid_choice": SORT_UNKNOWN},
     )
+    fits = serializers.IntegerField(
+        required=False,
+        allow_null=True,
+        min_value=1,
+        max_value=MAX_ID,
+        error_messages=dict.fromkeys(
+            ("invalid", "max_string_length", "min_value", "max_value"), VEHICLE_UNKNOWN
+        ),
+    )
 
     def to_internal_value(self, data):
-        # An empty price box means no bound (a form submits every field, filled or not).
-        data = {k: v for k, v in data.items() if not (k in ("minPrice", "maxPrice") and v == "")}
+        # An empty box means no bound, and no bike (a form submits every field, filled or not).
+        data = {
+            k: v for k, v in data.items() if not (k in ("minPrice", "maxPrice", "fits") and v == "")
+        }
         return super().to_internal_value(data)
+
+    def validate_fits(self, value):
+        if value is not None and not vehicle_exists(value):
+            raise serializers.ValidationError(VEHICLE_UNKNOWN)
+        return value
 
     def part_query(self) -> PartQuery:
         data = self.validated_data
@@ -252,6 +294,7 @@ class PartSearchInputSerializer(PageInputSerializer):
             max_price=data.get("maxPrice"),
             in_stock=data.get("inStock", False),
             sort=data.get("sort", ""),
+            fits=data.get("fits"),
         )
 
 

@@ -6,8 +6,8 @@ from django.db import transaction
 from core.caching import versions
 
 from . import images, stock
-from .models import Category, Part
-from .selectors import CATALOG, CATEGORIES, PARTS, part_version
+from .models import Category, Fitment, Part, Vehicle
+from .selectors import CATALOG, CATEGORIES, FITMENT, PARTS, VEHICLES, part_version
 from .signals import part_deleting
 
 STOCK_NOT_HERE = "available_quantity changes only through catalog.stock"
@@ -26,6 +26,8 @@ def part_create(
     img: str = "",
     description: str = "",
     category: Category | None = None,
+    part_number: str = "",
+    universal: bool = False,
     image: images.CleanImage | None = None,
     by=None,
 ) -> Part:
@@ -41,6 +43,8 @@ def part_create(
         available_quantity=available_quantity,
         img=img,
         description=description,
+        part_number=part_number,
+        universal=universal,
     )
     stock.stock_initial(part=part, by=by)
     versions.bump(part_version(part.pk), PARTS, CATALOG)
@@ -63,6 +67,8 @@ def part_update(*, part: Part, image: images.CleanImage | None = None, **fields)
     changed = [part_version(part.pk), PARTS]
     if LISTED_BY & fields.keys():
         changed.append(CATALOG)
+    if "universal" in fields:  # which bikes it is listed for
+        changed.append(FITMENT)
     versions.bump(*changed)
     return part
 
@@ -97,3 +103,106 @@ def category_delete(*, category: Category) -> None:
     """Delete a category; its parts stay, on no category."""
     category.delete()
     versions.bump(CATALOG, CATEGORIES)
+
+
+@transaction.atomic
+def fitment_set(*, part: Part, universal: bool, vehicle_ids: list[int]) -> Part:
+    """The part fits exactly these vehicles (ids of existing ones), and every bike when
+    `universal`: rows no longer listed are deleted, new ones added."""
+    wanted = set(vehicle_ids)
+    if part.universal != universal:
+        part.universal = universal
+        part.save(update_fields=["universal"])
+    Fitment.objects.filter(part=part).exclude(vehicle_id__in=wanted).delete()
+    Fitment.objects.bulk_create(
+        [Fitment(part=part, vehicle_id=pk) for pk in sorted(wanted)], ignore_conflicts=True
+    )
+    versions.bump(part_version(part.pk), PARTS, FITMENT)
+    return part
+
+
+def vehicle_get_or_create(*, make: str, model: str, year: int) -> Vehicle:
+    """The vehicle of this make, model and year whatever their case; a new one is written as
+    the make and model already are elsewhere ("yamaha" joins "Yamaha"), else as given."""
+    make, model = make.strip(), model.strip()
+    found = Vehicle.objects.filter(make__iexact=make, model__iexact=model, year=year).first()
+    if found:
+        return found
+    make = known_spelling("make", make)
+    model = known_spelling("model", model, make=make)
+    vehicle, created = Vehicle.objects.get_or_create(make=make, model=model, year=year)
+    if created:
+        versions.bump(VEHICLES)
+    return vehicle
+
+
+def known_spelling(field: str, value: str, **within) -> str:
+    """`value` as the vehicles already write it (make, or model within a make), else as is."""
+    same = Vehicle.objects.filter(**{f"{field}__iexact": value}, **within)
+    return same.values_list(field, flat=True).first() or value
+
+
+@transaction.atomic
+def fitment_add(*, part: Part, make: str, model: str, year_from: int, year_to: int) -> int:
+    """The part also fits this make and model in these years (vehicles created as needed);
+    how many fitment rows were new."""
+    vehicles = [
+        vehicle_get_or_create(make=make, model=model, year=year)
+        for year in range(year_from, year_to + 1)
+    ]
+    before = Fitment.objects.filter(part=part).count()
+    Fitment.objects.bulk_create(
+        [Fitment(part=part, vehicle=vehicle) for vehicle in vehicles], ignore_conflicts=True
+    )
+    added = Fitment.objects.filter(part=part).count() - before
+    versions.bump(part_version(part.pk), PARTS, FITMENT)
+    return added
+
+
+@transaction.atomic
+def fitment_remove(*, part: Part, make: str, model: str, year_from: int, year_to: int) -> int:
+    """The part no longer fits this make and model in these years; how many rows went."""
+    removed, _ = Fitment.objects.filter(
+        part=part,
+        vehicle__make__iexact=make.strip(),
+        vehicle__model__iexact=model.strip(),
+        vehicle__year__gte=year_from,
+        vehicle__year__lte=year_to,
+    ).delete()
+    versions.bump(part_version(part.pk), PARTS, FITMENT)
+    return removed
+
+
+# Past this many parts, a change of fitment makes every part page stale at once (CATEGORIES,
+# which every part page is kept under) rather than each part's: one Redis round trip instead
+# of thousands (an import of 200,000 rows touches 10,000 parts).
+MANY_PARTS = 200
+
+
+def fitment_changed(*, part_ids) -> None:
+    """Fitment rows of these parts were written outside fitment_set/add/remove (Django
+    admin's inline, import_fitment's bulk insert): their pages and the lists are stale."""
+    part_ids = set(part_ids)
+    if len(part_ids) > MANY_PARTS:
+        versions.bump(CATEGORIES, PARTS, FITMENT)
+    else:
+        versions.bump(*(part_version(pk) for pk in part_ids), PARTS, FITMENT)
+
+
+def vehicle_save(*, vehicle: Vehicle) -> Vehicle:
+    """Save a new or changed vehicle (Django admin): the makes list, the picker and the pages
+    of the parts that fit it name it."""
+    vehicle.save()
+    part_ids = list(vehicle.fitments.values_list("part_id", flat=True))
+    fitment_changed(part_ids=part_ids)
+    versions.bump(VEHICLES)
+    return vehicle
+
+
+@transaction.atomic
+def vehicle_delete(*, vehicle: Vehicle) -> None:
+    """Delete a vehicle and its fitment rows; the parts that fitted it say so no more."""
+    part_ids = list(vehicle.fitments.values_list("part_id", flat=True))
+    vehicle.delete()
+    fitment_changed(part_ids=part_ids)
+    versions.bump(VEHICLES)

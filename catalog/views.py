@@ -14,12 +14,13 @@ from core.caching.pages import cache_page_for_visitors
 from core.errors import ShopError
 from core.island_props import island_props
 from core.links import absolute_url
-from core.page_forms import handle_form
+from core.page_forms import handle_form, validate
 from core.page_guards import shop_admin_required
 
 from . import selectors, services, stock
+from .fitment_serializers import FitmentRowInputSerializer
 from .models import Part
-from .search import SORT_LABELS, part_search
+from .search import SORT_LABELS, kept_count, part_search
 from .serializers import (
     PartEditSerializer,
     PartInputSerializer,
@@ -28,13 +29,13 @@ from .serializers import (
     StockChangeInputSerializer,
 )
 
-SEARCH_FIELDS = ("q", "category", "minPrice", "maxPrice", "inStock", "sort")
+SEARCH_FIELDS = ("q", "category", "minPrice", "maxPrice", "inStock", "sort", "fits")
 
 
 @cache_page_for_visitors(selectors.CATALOG, selectors.PARTS)
 def allparts(request):
     """All Parts: 24 cards a page (?page=N); newest first, or what the search form asks
-    (the same parameters as GET /api/allparts)."""
+    (the same parameters as GET /api/allparts, `fits` a vehicle's id included)."""
     number = request.GET.get("page", 1)
     version = versions.current(selectors.CATALOG)  # the count's and the categories'
     form = {field: request.GET.get(field, "") for field in SEARCH_FIELDS}  # as the form shows
@@ -46,9 +47,7 @@ def allparts(request):
         page = selectors.page_of(
             part_search(query),
             page=number,
-            count=partial(selectors.part_count, version=version)
-            if query.counts_every_part
-            else None,
+            count=kept_count(query, version=version),
             count_in_rows=query.reads_every_match,
         )
     else:
@@ -73,9 +72,13 @@ def allparts(request):
 
 @cache_page_for_visitors(selectors.CATEGORIES, selectors.PART)
 def part(request, pk):
-    """A part's public page: details, stock, the way to order it, and its schema.org data."""
+    """A part's public page: details, part number, stock, the way to order it, the bikes it
+    fits (kept with the page: a change of fitment bumps the part's version), and its
+    schema.org data."""
     part = get_or_404(Part.objects.select_related("category"), pk)
-    return render(request, "catalog/part.html", {"part": part, "product": product_ld(part)})
+    fitment = [] if part.universal else selectors.fitment_lines(selectors.part_vehicles(part_id=pk))
+    context = {"part": part, "product": product_ld(part), "fitment": fitment}
+    return render(request, "catalog/part.html", context)
 
 
 def product_ld(part: Part) -> dict:
@@ -89,6 +92,7 @@ def product_ld(part: Part) -> dict:
         "image": absolute_url(part.img) if part.img else None,
         "description": part.description,
         "category": part.category.name if part.category else None,
+        "mpn": part.part_number or None,  # the manufacturer's part number
         "offers": {
             "@type": "Offer",
             "price": str(part.price),
@@ -113,6 +117,7 @@ def purchase(request, pk):
 PART_DELETED = "Part deleted"
 PARTS_ADDED = "Parts Added"
 PART_UPDATED = "Part updated"
+FITMENT_UPDATED = "Fitment updated"
 STOCK_ADJUSTED = "Stock updated"
 
 
@@ -154,19 +159,66 @@ def add_parts(request):
 
 @shop_admin_required
 def edit_part(request, pk):
-    """Edit a part: every field but its stock (that is Adjust stock), the API's rules."""
+    """Edit a part: every field but its stock (that is Adjust stock), the API's rules; and the
+    bikes it fits ("Fits these bikes": its own forms, `form=fitment`)."""
     part = get_or_404(Part.objects.select_related("category"), pk)
+    if request.method == "POST" and request.POST.get("form") == "fitment":
+        return edit_fitment(request, part)
+
+    def save(data):
+        if "partNumber" in request.POST:  # an emptied box clears it (a blank is "not given")
+            data.setdefault("part_number", "")
+        services.part_update(part=part, **data)
+
     done, context = handle_form(
         request,
         PartEditSerializer,
-        save=lambda data: services.part_update(part=part, **data),
+        save=save,
         success=PART_UPDATED,
         initial=part_form_values(part),
     )
     if done:
         return done
-    context.update(part=part, categories=selectors.category_list())
+    return edit_part_page(request, part, context)
+
+
+def edit_part_page(request, part: Part, context: dict, fitment: dict | None = None):
+    vehicles = selectors.part_vehicles(part_id=part.pk)
+    context.update(
+        part=part,
+        categories=selectors.category_list(),
+        fitment_rows=[
+            {
+                "make": make,
+                "model": model,
+                "first": first,
+                "last": last,
+                "years": selectors.year_range(first, last),
+            }
+            for make, model, first, last in selectors.fitment_runs(vehicles)
+        ],  # fmt: skip
+        makes=selectors.vehicle_makes(),
+        fitment=fitment or {"values": {}, "errors": {}},
+    )
     return render(request, "dashboard/editpart.html", context)
+
+
+def edit_fitment(request, part: Part):
+    """ "Fits these bikes" on Edit part: the "Universal fit" box, or a make and model in a
+    range of years added or removed (vehicles created as needed)."""
+    action = request.POST.get("action")
+    if action == "universal":
+        services.part_update(part=part, universal=request.POST.get("universal") == "true")
+    else:
+        data, errors = validate(FitmentRowInputSerializer, request.POST)
+        if data is None or action not in ("add", "remove"):
+            fitment = {"values": request.POST, "errors": errors}
+            context = {"values": part_form_values(part), "errors": {}}
+            return edit_part_page(request, part, context, fitment)
+        change = services.fitment_add if action == "add" else services.fitment_remove
+        change(part=part, **data)
+    messages.success(request, FITMENT_UPDATED)
+    return redirect(request.path)
 
 
 def part_form_values(part: Part) -> dict:
@@ -178,6 +230,7 @@ def part_form_values(part: Part) -> dict:
         "description": part.description,
         "img": part.img,
         "category": part.category.slug if part.category else "",
+        "partNumber": part.part_number,
     }
 
 

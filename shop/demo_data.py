@@ -58,7 +58,7 @@ CATEGORIES = {
 }
 
 # Keyword arguments of catalog.services.part_create (with the category's slug), in the order
-# the shop should list them.
+# the shop should list them. The bikes each fits: shop/demo_fitment.py.
 PARTS = (
     {
         "name": "Apex 320 mm Floating Front Brake Disc",
@@ -69,6 +69,7 @@ PARTS = (
         "price": Decimal("189.99"),
         "minimum_order_quantity": 1,
         "available_quantity": 24,
+        "part_number": "APX-320-FL01",
     },
     {
         "name": "520 O-Ring Chain and Sprocket Kit 15/45",
@@ -79,6 +80,7 @@ PARTS = (
         "price": Decimal("149.00"),
         "minimum_order_quantity": 1,
         "available_quantity": 35,
+        "part_number": "CK520-1545",
     },
     {
         "name": "7-inch Round LED Headlight with Halo DRL",
@@ -89,6 +91,8 @@ PARTS = (
         "price": Decimal("129.00"),
         "minimum_order_quantity": 1,
         "available_quantity": 40,
+        "part_number": "LH-7R-HALO",
+        "universal": True,  # fits every bike
     },
     {
         "name": "Sintered HH Front Brake Pads",
@@ -99,6 +103,7 @@ PARTS = (
         "price": Decimal("34.50"),
         "minimum_order_quantity": 2,
         "available_quantity": 180,
+        "part_number": "FA252HH",
     },
     {
         "name": "Stainless Slip-On Exhaust Muffler 51 mm",
@@ -109,6 +114,7 @@ PARTS = (
         "price": Decimal("289.00"),
         "minimum_order_quantity": 1,
         "available_quantity": 15,
+        "part_number": "SO-51-SS2",
     },
     {
         "name": "Piggyback Rear Shock Absorber 330 mm",
@@ -119,6 +125,7 @@ PARTS = (
         "price": Decimal("349.00"),
         "minimum_order_quantity": 1,
         "available_quantity": 12,
+        "part_number": "PB-330-RS",
     },
     {
         "name": "Sport Radial Rear Tyre 180/55 ZR17",
@@ -129,6 +136,7 @@ PARTS = (
         "price": Decimal("164.95"),
         "minimum_order_quantity": 1,
         "available_quantity": 48,
+        "part_number": "SR-18055-17",
     },
     {
         "name": "High-Flow Cone Air Filter 54 mm",
@@ -139,6 +147,7 @@ PARTS = (
         "price": Decimal("42.75"),
         "minimum_order_quantity": 2,
         "available_quantity": 90,
+        "part_number": "CF-54-HF",
     },
     {
         "name": "Iridium Spark Plug CR9EIX",
@@ -149,6 +158,7 @@ PARTS = (
         "price": Decimal("12.49"),
         "minimum_order_quantity": 4,
         "available_quantity": 400,
+        "part_number": "CR9EIX",
     },
     {
         "name": "Spin-On Oil Filter HF204",
@@ -159,6 +169,7 @@ PARTS = (
         "price": Decimal("9.95"),
         "minimum_order_quantity": 6,
         "available_quantity": 520,
+        "part_number": "HF204",
     },
     {
         "name": "12 V AGM Battery YTX9-BS",
@@ -169,6 +180,7 @@ PARTS = (
         "price": Decimal("79.99"),
         "minimum_order_quantity": 1,
         "available_quantity": 70,
+        "part_number": "YTX9-BS",
     },
     {
         "name": "CNC Adjustable Clutch Lever",
@@ -179,6 +191,7 @@ PARTS = (
         "price": Decimal("54.90"),
         "minimum_order_quantity": 1,
         "available_quantity": 60,
+        "part_number": "CL-CNC-41",
     },
     {
         "name": "Dual-Compound Handlebar Grips 22 mm",
@@ -189,6 +202,8 @@ PARTS = (
         "price": Decimal("19.99"),
         "minimum_order_quantity": 2,
         "available_quantity": 150,
+        "part_number": "HG-22-DC",
+        "universal": True,  # fits every bike
     },
     {
         "name": "Oval Rear-View Mirror Pair M10",
@@ -199,6 +214,8 @@ PARTS = (
         "price": Decimal("36.50"),
         "minimum_order_quantity": 2,
         "available_quantity": 85,
+        "part_number": "MR-OV-M10",
+        "universal": True,  # fits every bike
     },
 )
 

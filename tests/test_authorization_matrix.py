@@ -160,6 +160,13 @@ API = {
     ("POST", "/api/allparts/{id}/stock"): Api(
         401, 403, 403, 200, on="part", body=lambda w: {"change": 5, "reason": "Received"}
     ),
+    # Bikes and fitment
+    ("GET", "/api/vehicles"): Api(200, 200, 200, 200),
+    ("GET", "/api/vehicles/makes"): Api(200, 200, 200, 200),
+    ("GET", "/api/allparts/{id}/fitment"): Api(200, 200, 200, 200, on="part"),
+    ("PUT", "/api/allparts/{id}/fitment"): Api(
+        401, 403, 403, 200, on="part", body=lambda w: {"universal": True, "vehicles": []}
+    ),
     # Orders: other users' orders are not found, not forbidden (their existence is not told).
     ("GET", "/api/booking"): Api(401, 200, 403, 200, query=lambda w: {"email": w.user.email}),
     ("POST", "/api/booking"): Api(401, 201, 201, 201, body=order),

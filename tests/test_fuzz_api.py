@@ -32,6 +32,7 @@ from schemathesis.specs.openapi.checks import (
 )
 
 from accounts.tests.factories import TEST_PASSWORD, AdminFactory, UserFactory
+from catalog.models import Vehicle
 from catalog.tests.factories import PartFactory
 from orders.tests.factories import BookingFactory
 from reviews.tests.factories import ReviewFactory
@@ -49,9 +50,14 @@ OWNER_ID = 900_001
 OWNER_EMAIL = "fuzz-owner@example.com"
 PART_ID = 900_002
 BOOKING_ID = 900_003
+VEHICLE_ID = 900_004
 
 PATH_EXAMPLES = {
-    "id": {"/api/allparts/{id}": PART_ID, "/api/booking/{id}": BOOKING_ID},
+    "id": {
+        "/api/allparts/{id}": PART_ID,
+        "/api/allparts/{id}/fitment": PART_ID,
+        "/api/booking/{id}": BOOKING_ID,
+    },
     "email": OWNER_EMAIL,
 }
 
@@ -88,6 +94,7 @@ BODY_EXAMPLES = {
     ("/api/booking/{id}", "put"): {"status": "approved"},
     ("/api/create-payment-intent", "post"): {"booking": BOOKING_ID},
     ("/api/review", "post"): {"name": "Fuzz Rider", "review": "Fits well.", "ratings": 4},
+    ("/api/allparts/{id}/fitment", "put"): {"universal": False, "vehicles": [VEHICLE_ID]},
 }
 
 # Thousands of requests to live_server: about 2 minutes.
@@ -145,6 +152,7 @@ def callers(transactional_db, stripe_on) -> dict[str, dict[str, str]]:
     owner = UserFactory(pk=OWNER_ID, email=OWNER_EMAIL)
     part = PartFactory(pk=PART_ID, available_quantity=10_000, minimum_order_quantity=1)
     BookingFactory(pk=BOOKING_ID, user=owner, part=part)
+    Vehicle.objects.create(pk=VEHICLE_ID, make="Yamaha", model="MT-07", year=2019)
     ReviewFactory()
     return {"anonymous": {}, "user": bearer(owner), "admin": bearer(AdminFactory())}
 

@@ -99,7 +99,7 @@ def change_form_data(response, **changes) -> dict:
         management = inline.formset.management_form
         data.update({management.add_prefix(k): v for k, v in management.initial.items()})
         for form_in in inline.formset.forms:
-            data[form_in.add_prefix("id")] = form_in.instance.pk
+            data[form_in.add_prefix("id")] = form_in.instance.pk or ""  # "" on an extra row
     data.update(changes, _save="Save")
     return data
 

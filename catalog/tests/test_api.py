@@ -19,6 +19,8 @@ PART_FIELDS = {
     "availableQuantity",
     "category",
     "url",
+    "partNumber",
+    "universal",
 }
 NEW_PART = {
     "name": "Iridium spark plug",

@@ -155,3 +155,21 @@ def test_file_that_is_not_utf8_is_a_command_error(db, tmp_path):
 
     with pytest.raises(CommandError, match="not UTF-8 text"):
         import_parts(path)
+
+
+def test_csv_takes_part_numbers_and_universal(db, tmp_path):
+    path = write(
+        tmp_path,
+        "parts.csv",
+        HEADER.strip() + ",partNumber,universal\n"
+        "Disc,,,90,1,5,12311-MT4-000,\n"
+        "Bulb,,,5,1,5,,true\n"
+        "Cable,,,9,1,5," + "x" * 101 + ",\n",
+    )
+    out, err = import_parts(path)
+    assert out == "Imported 2 parts; 1 row rejected.\n"
+    assert err == f"line 4: partNumber: {rules.PART_NUMBER_TOO_LONG}\n"
+    assert list(Part.objects.order_by("name").values_list("name", "part_number", "universal")) == [
+        ("Bulb", "", True),
+        ("Disc", "12311-MT4-000", False),
+    ]

@@ -379,5 +379,5 @@ def test_a_part_of_the_search_loads_a_field_it_did_not_read(catalog):
     (disc,) = part_search(PartQuery(q="rotor"))[0:None]
 
     assert disc.created_at == catalog["disc"].created_at
-    assert disc.get_deferred_fields() == {"search_vector"}
+    assert disc.get_deferred_fields() == {"search_vector", "part_number_normalised"}
     assert disc.category.slug == "brakes"

@@ -27,6 +27,6 @@ def test_stock_is_read_only_on_the_change_form_with_its_movements(staff_client, 
     assert "available_quantity" not in response.context["adminform"].form.fields
     page = response.content.decode()
     assert "Adjust stock" in page
-    (movements,) = response.context["inline_admin_formsets"]
+    _fitment, movements = response.context["inline_admin_formsets"]
     shown = [(f.original.change, f.original.reason, f.original.order_id) for f in movements]
     assert shown == [(-4, "order_placed", booking.pk), (10, "initial", None)]

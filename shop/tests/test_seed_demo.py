@@ -105,7 +105,7 @@ def test_running_twice_creates_no_duplicates(db):
     out = seed()
 
     assert counts() == first
-    assert "0 new parts, 0 new reviews, 0 new orders" in out
+    assert "0 new parts, 0 new vehicles, 0 new reviews, 0 new orders" in out
 
 
 def test_prints_the_demo_credentials_in_development(db, debug_on):
@@ -236,6 +236,7 @@ def test_demo_parts_pass_the_api_rules(part):
         "price": str(part["price"]),
         "minimumOrderQuantity": part["minimum_order_quantity"],
         "availableQuantity": part["available_quantity"],
+        "partNumber": part["part_number"],
     }
     serializer = PartInputSerializer(data=data)
     assert serializer.is_valid(), serializer.errors

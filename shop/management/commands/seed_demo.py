@@ -1,5 +1,5 @@
-"""Fill the shop with demo data: categories, parts, reviews, two accounts and the shopper's
-orders in every state. Safe to run again: nothing is created twice. Nobody is mailed about the
+"""Fill the shop with demo data: categories, parts with their part numbers, the bikes they fit,
+reviews, two accounts and the shopper's orders in every state. Safe to run again: nothing is created twice. Nobody is mailed about the
 demo orders, and the demo accounts are the last lines printed.
 
 With DEBUG off it never sets the well-known demo passwords: new demo accounts get random
@@ -16,8 +16,14 @@ from django.utils import timezone
 from accounts.models import User
 from accounts.selectors import user_get_by_email
 from accounts.services import user_create, user_make_admin
-from catalog.models import Part
-from catalog.services import category_get_or_create, part_create, part_update
+from catalog.models import Part, Vehicle
+from catalog.services import (
+    category_get_or_create,
+    fitment_set,
+    part_create,
+    part_update,
+    vehicle_get_or_create,
+)
 from core import background
 from orders.models import Booking
 from orders.services import (
@@ -29,15 +35,16 @@ from orders.services import (
 )
 from reviews.models import Review
 from reviews.services import review_create
-from shop import demo_data
+from shop import demo_data, demo_fitment
 from shop.demo_data import DemoAccount
 
 
 class Command(BaseCommand):
     help = (
-        "Create demo categories, parts, reviews, a shop admin and a shopper with an order in "
-        "each state. Running it again creates nothing twice: parts are matched by name, "
-        "reviews by name and text, users by e-mail. With DEBUG off new demo accounts get "
+        "Create demo categories, parts (with part numbers), motorcycles and the bikes each part "
+        "fits, reviews, a shop admin and a shopper with an order in each state. Running it "
+        "again creates nothing twice: parts are matched by name, vehicles by make, model and "
+        "year, reviews by name and text, users by e-mail. With DEBUG off new demo accounts get "
         "random passwords, printed once."
     )
 
@@ -60,11 +67,13 @@ class Command(BaseCommand):
                 superuser_make(admin)
             shopper, shopper_password = account_get_or_create(demo_data.USER)
             new_parts = parts_seed()
+            new_vehicles = fitment_seed()
             new_reviews = reviews_seed()
             new_orders = demo_orders_seed(user=shopper) if shopper_password else 0
         self.stdout.write(
-            f"Demo data ready: {new_parts} new parts, {new_reviews} new reviews, "
-            f"{new_orders} new orders ({Part.objects.count()} parts, "
+            f"Demo data ready: {new_parts} new parts, {new_vehicles} new vehicles, "
+            f"{new_reviews} new reviews, {new_orders} new orders ({Part.objects.count()} parts, "
+            f"{Vehicle.objects.count()} vehicles, "
             f"{Review.objects.count()} reviews and {Booking.objects.count()} orders in the shop)."
         )
         self.write_accounts({demo_data.ADMIN: admin_password, demo_data.USER: shopper_password})
@@ -135,9 +144,32 @@ def parts_seed() -> int:
         if part is None:
             part_create(**{**fields, "category": category})
             created += 1
-        elif part.category_id is None:
+            continue
+        if part.category_id is None:
             part_update(part=part, category=category)
+        if not part.part_number:  # seeded before parts had numbers
+            part_update(part=part, part_number=fields["part_number"])
     return created
+
+
+def fitment_seed() -> int:
+    """The demo motorcycles, and the bikes each demo part fits (a part that already lists
+    some, or fits every bike, is left as it is); the number of vehicles created."""
+    before = Vehicle.objects.count()
+    vehicles = {
+        (make, model, year): vehicle_get_or_create(make=make, model=model, year=year).pk
+        for make, model, first, last in demo_fitment.BIKES
+        for year in range(first, last + 1)
+    }
+    parts = Part.objects.filter(name__in=demo_fitment.FITS, universal=False, fitments=None)
+    for part in parts:
+        ids = [
+            vehicles[(make, model, year)]
+            for make, model, first, last in demo_fitment.FITS[part.name]
+            for year in range(first, last + 1)
+        ]
+        fitment_set(part=part, universal=False, vehicle_ids=ids)
+    return Vehicle.objects.count() - before
 
 
 def reviews_seed() -> int:
