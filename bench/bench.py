@@ -33,14 +33,12 @@ the bare project's is the same name + "_bare") and Redis database (it is emptied
 """
 
 import argparse
-import os
 import signal
 import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from pathlib import Path
 
 from bench.lib import db, lighthouse, load
 from bench.lib.reads import (
@@ -54,7 +52,7 @@ from bench.lib.reads import (
     scale_rows,
     throughput_rows,
 )
-from bench.lib.report import Section, render
+from bench.lib.report import Section, machine, render
 from bench.lib.targets import (
     AGAINST_PROJECT,
     ALLPARTS,
@@ -95,19 +93,6 @@ from scripts.servers import Gunicorn
 
 def log(message: str) -> None:
     print(f"[bench {time.strftime('%H:%M:%S')}] {message}", flush=True)
-
-
-def machine() -> str:
-    cpu = next(
-        (
-            line.split(":", 1)[1].strip()
-            for line in Path("/proc/cpuinfo").read_text().splitlines()
-            if line.startswith("model name")
-        ),
-        "CPU",
-    )
-    load_1, load_5, _ = os.getloadavg()
-    return f"{os.cpu_count()} × {cpu}; load average {load_1:.1f} (1 min), {load_5:.1f} (5 min) at the start"
 
 
 @dataclass
