@@ -1,5 +1,6 @@
 """Auth and account endpoints: sign-up, tokens, users, profiles and the admin role."""
 
+from django.contrib.auth.signals import user_logged_in
 from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import extend_schema
 from rest_framework import status
@@ -54,6 +55,15 @@ def get_user_or_404(email: str) -> User:
     return get_object_or_404(User, email=normalize_email(email))
 
 
+def announce_sign_in(request, user: User) -> None:
+    """A sign-in for tokens from a browser that has a session: Django's user_logged_in, as
+    every sign-in page sends it, so what the session holds for a visitor (a cart) joins the
+    account. The session itself stays a visitor's: tokens are the answer."""
+    session = getattr(request, "session", None)
+    if session is not None and not session.is_empty():
+        user_logged_in.send(sender=type(user), request=request, user=user)
+
+
 class SignupApi(APIView):
     """Create an account and sign it in: answers the new user's tokens."""
 
@@ -68,6 +78,7 @@ class SignupApi(APIView):
         data = SignupInputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         user = services.user_create(**data.validated_data)
+        announce_sign_in(request, user)
         body = {
             "_id": user.pk,
             "email": user.email,
@@ -84,7 +95,9 @@ class EmailTokenObtainPairSerializer(TokenObtainPairSerializer):
 
     def validate(self, attrs):
         attrs[self.username_field] = normalize_email(attrs.get(self.username_field, ""))
-        return super().validate(attrs)
+        data = super().validate(attrs)
+        announce_sign_in(self.context["request"], self.user)
+        return data
 
 
 class TokenApi(TokenObtainPairView):

@@ -77,6 +77,13 @@ def shop_admins_group() -> Group:
     return group
 
 
+def shop_admins_group_refresh() -> None:
+    """Give an existing "Shop admins" group the permissions it should have now (a new
+    version's models included); a shop with no admins yet gets no group."""
+    if Group.objects.filter(name=SHOP_ADMINS).exists():
+        shop_admins_group()
+
+
 @transaction.atomic
 def user_make_admin(*, user: User) -> bool:
     """Give the user the shop-admin role, which makes them Django staff in "Shop admins".

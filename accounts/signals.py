@@ -19,10 +19,14 @@ each service:
 
 A save that writes only what no page shows (a sign-in's last_login, revoked API tokens)
 leaves the pages kept.
+
+After `migrate`: the permissions of models a new version adds (vehicles, fitment) exist only
+then (Django creates them on post_migrate), so the "Shop admins" group is given them there,
+with no `make_admin` by hand after an upgrade.
 """
 
 from django.contrib.auth.signals import user_logged_out
-from django.db.models.signals import post_delete, post_save
+from django.db.models.signals import post_delete, post_migrate, post_save
 from django.dispatch import receiver
 
 from core.caching import versions
@@ -48,3 +52,9 @@ def user_changed(sender, update_fields=None, **kwargs):
     """A name, a password, the admin flag, the active flag or the account itself changed."""
     if update_fields is None or not set(update_fields) <= NOT_SHOWN:
         versions.bump(ACCOUNTS)
+
+
+@receiver(post_migrate, dispatch_uid="accounts.shop_admins_rights")
+def shop_admins_rights(sender, **kwargs):
+    """Sent once per app, after its permissions are created: the last one sees them all."""
+    services.shop_admins_group_refresh()

@@ -17,8 +17,8 @@ can do, in one go. Writes bench/results.md and prints it; exit status 1 when a t
    part page, a search and /login.
 4. POST /api/booking from 20 shoppers at once, alternating with the bare project's order
    view (it locks one row and inserts one): orders/s, then a race for the last 60 units of a
-   part; the stock reconciled after each; then orders/s with 10,000 lapsed holds in the
-   table against none (bench/lib/holds.py).
+   part; the stock reconciled after each; a checkout of 3 lines against it (bench/lib/
+   checkout.py); orders/s with 10,000 lapsed holds against none (bench/lib/holds.py).
 5. Worker memory after 10,000 and 20,000 mixed requests.
 6. The catalog grown to 10,000 parts: the catalog's first page and API page again; queries.
    Then 5,000 vehicles and 200,000 fitment rows: /allparts for a bike against the same page
@@ -33,14 +33,12 @@ the bare project's is the same name + "_bare") and Redis database (it is emptied
 """
 
 import argparse
-import os
 import signal
 import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from pathlib import Path
 
 from bench.lib import db, lighthouse, load
 from bench.lib.reads import (
@@ -54,7 +52,7 @@ from bench.lib.reads import (
     scale_rows,
     throughput_rows,
 )
-from bench.lib.report import Section, render
+from bench.lib.report import Section, machine, render
 from bench.lib.targets import (
     AGAINST_PROJECT,
     ALLPARTS,
@@ -95,19 +93,6 @@ from scripts.servers import Gunicorn
 
 def log(message: str) -> None:
     print(f"[bench {time.strftime('%H:%M:%S')}] {message}", flush=True)
-
-
-def machine() -> str:
-    cpu = next(
-        (
-            line.split(":", 1)[1].strip()
-            for line in Path("/proc/cpuinfo").read_text().splitlines()
-            if line.startswith("model name")
-        ),
-        "CPU",
-    )
-    load_1, load_5, _ = os.getloadavg()
-    return f"{os.cpu_count()} × {cpu}; load average {load_1:.1f} (1 min), {load_5:.1f} (5 min) at the start"
 
 
 @dataclass
@@ -243,6 +228,16 @@ def ordering(run: Run) -> list[Section]:
     ]
 
 
+def checking_out(run: Run) -> list[Section]:
+    from bench.lib import checkout
+
+    log(f"checkout of {checkout.LINES} lines: {SHOPPERS} shoppers, against POST /api/booking")
+    args, tokens = run.args, run.shop.tokens
+    return [
+        checkout.measure(run.server.url, tokens=tokens, seconds=args.seconds, rounds=args.rounds)
+    ]
+
+
 def lapsed_holds(run: Run) -> list[Section]:
     from bench.lib import holds
 
@@ -316,6 +311,7 @@ STEPS: list[tuple[str, Callable[[Run], list[Section]]]] = [
     ("pages", small_catalog_pages),
     ("lighthouse", lighthouse_scores),
     ("orders", ordering),
+    ("checkout", checking_out),
     ("holds", lapsed_holds),
     ("memory", worker_memory),
     ("large", large_catalog),

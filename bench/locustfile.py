@@ -4,7 +4,8 @@ Each shopper signs up (POST /api/signup), then, until locust's time is up: brows
 /allparts, GET /api/allparts), orders a random part (POST /api/booking), now and then all of
 it that it sees (the hoarder of issue 20), sometimes cancels one of its orders (DELETE
 /api/booking/<id>) and often orders the same again at once (delete and reorder), sometimes
-lists its orders or signs in again (POST /api/token).
+fills its cart with a few parts and checks it out as one order (POST /api/cart, POST
+/api/checkout), sometimes lists its orders or signs in again (POST /api/token).
 
 An order refused for want of stock, for the share of a part one account may hold (400) or for
 stock taken meanwhile or the unpaid-order cap (409) is an answer the shop may give, not a
@@ -28,12 +29,14 @@ REORDER_CHANCE = 0.5  # after a cancel: the same order again at once (it must ke
 HOARD_CHANCE = 0.1  # order every unit of the part on the shelf
 SHARE_REFUSAL = "You can hold at most "
 LIST_CHANCE = 0.1
+CART_CHANCE = 0.2  # fill the cart with a few parts and check it out
+CART_LINES = 3
 SIGN_IN_CHANCE = 0.05
 LOOPBACK = {"127.0.0.1", "localhost", "::1"}
 
 statuses: Counter = Counter()  # "0" is a failed connection or a timeout
 open_orders: dict[int, tuple[int, int]] = {}  # order id -> (part id, quantity)
-tally = Counter()  # placed, cancelled, refused, refused_share, reordered
+tally = Counter()  # placed, cancelled, refused, refused_share, reordered, checked_out
 
 
 @events.init_command_line_parser.add_listener
@@ -103,6 +106,8 @@ class Shopper(HttpUser):
             if random.random() < HOARD_CHANCE:
                 quantity = max(part["availableQuantity"], part["minimumOrderQuantity"])
             self.order(part, quantity)
+            if random.random() < CART_CHANCE:
+                self.check_out(random.sample(parts.json(), k=min(CART_LINES, len(parts.json()))))
         if self.orders and random.random() < CANCEL_CHANCE:
             order_id = random.choice(list(self.orders))
             part, quantity = self.orders[order_id]
@@ -149,3 +154,29 @@ class Shopper(HttpUser):
         del open_orders[order_id]
         tally["cancelled"] += 1
         return True
+
+    def check_out(self, parts: list[dict]) -> None:
+        """The minimum of each part into the cart, then one order of them all. A refusal (a
+        part out of stock, past the share, the unpaid-order cap) empties the cart again."""
+        for part in parts:
+            line = {"partId": part["_id"], "quantity": part["minimumOrderQuantity"]}
+            with self.client.post(
+                "/api/cart", json=line, headers=self.auth, catch_response=True
+            ) as answer:
+                if answer.status_code in (400, 404):  # out of stock, or gone meanwhile
+                    answer.success()
+        where = {"address": "1 Soak Road", "phone": "+15550100"}
+        with self.client.post(
+            "/api/checkout", json=where, headers=self.auth, catch_response=True
+        ) as answer:
+            if answer.status_code == 201:
+                order = answer.json()
+                # As the shop stores it: an order of several lines names no one part.
+                open_orders[order["_id"]] = (order["partId"], order["quantity"])
+                tally["checked_out"] += 1
+                return
+            if answer.status_code in (400, 409):
+                tally["refused"] += 1
+                answer.success()
+        for part in parts:
+            self.client.delete(f"/api/cart/{part['_id']}", headers=self.auth, name="/api/cart/[id]")

@@ -236,6 +236,7 @@ def run(
         "orders_refused": ledger.get("refused", 0),
         "orders_refused_share": ledger.get("refused_share", 0),
         "orders_reordered": ledger.get("reordered", 0),
+        "orders_checked_out": ledger.get("checked_out", 0),
         "orders_audited": audited,
         "held_past_share": past_share,
         "renewed_holds": renewed,
@@ -261,7 +262,7 @@ def report(f: dict) -> str:
             f"  orders              {f['orders_placed']} placed, {f['orders_cancelled']} cancelled, "
             f"{f['orders_refused']} refused (stock, the unpaid-order cap or the fair-hold share: "
             f"{f['orders_refused_share']}); {f['orders_reordered']} ordered again right after "
-            "a cancel",
+            f"a cancel; {f['orders_checked_out']} carts checked out",
             f"  holds               {f['hold_seconds']} s each; {f['holds_released']} lapsed and went back on the shelf",
             f"  latency             p50 {f['p50_ms']} ms, p95 {f['p95_ms']} ms, max {f['max_ms']} ms",
             f"  reconciliation      {'exact' if not f['stock_mismatches'] + f['order_mismatches'] else 'MISMATCH'}: "

@@ -1,6 +1,6 @@
 from core.routing import optional_slash
 
-from . import api
+from . import api, cart_api
 
 urlpatterns = [
     *optional_slash("booking", api.BookingListApi.as_view(), "booking-list"),
@@ -13,4 +13,7 @@ urlpatterns = [
     ),
     *optional_slash("stripe/webhook", api.StripeWebhookApi.as_view(), "stripe-webhook"),
     *optional_slash("stats", api.StatsApi.as_view(), "stats"),
+    *optional_slash("cart", cart_api.CartApi.as_view(), "cart-api"),
+    *optional_slash("cart/<int:pk>", cart_api.CartLineApi.as_view(), "cart-line"),
+    *optional_slash("checkout", cart_api.CheckoutApi.as_view(), "checkout-api"),
 ]

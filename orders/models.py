@@ -298,3 +298,55 @@ class HoldDeadline(models.Model):
 
     def __str__(self):
         return f"{self.user_id} holds part {self.part_id} until {self.expires_at:%Y-%m-%d %H:%M}"
+
+
+class Cart(models.Model):
+    """Parts a shopper means to order, before any stock is held: the signed-in account's (the
+    same cart on every device), or a visitor's, whose id the visitor's session keeps (the
+    session's key changes at sign-in, its data stays: orders.cart merges the two then)."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="cart",
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        indexes = [
+            # Visitors' carts whose sessions are long gone are found by their age.
+            models.Index(
+                fields=["updated_at"],
+                condition=models.Q(user__isnull=True),
+                name="orders_cart_visitor_age",
+            ),
+        ]
+
+    def __str__(self):
+        return f"Cart of {self.user_id}" if self.user_id else f"Visitor's cart #{self.pk}"
+
+
+class CartLine(models.Model):
+    """One part in a cart, and how many. A deleted part leaves every cart (CASCADE): a cart
+    holds no stock and no snapshot, its prices and stock are read when it is shown."""
+
+    cart = models.ForeignKey(Cart, on_delete=models.CASCADE, related_name="lines")
+    part = models.ForeignKey("catalog.Part", on_delete=models.CASCADE, related_name="cart_lines")
+    quantity = models.PositiveIntegerField()
+    added_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["added_at", "id"]
+        constraints = [
+            # One line per part: adding it again (from two tabs at once too) adds to that line.
+            models.UniqueConstraint(fields=["cart", "part"], name="orders_cartline_one_per_part"),
+            models.CheckConstraint(
+                condition=models.Q(quantity__gt=0), name="orders_cartline_quantity_positive"
+            ),
+        ]
+
+    def __str__(self):
+        return f"{self.quantity} × part {self.part_id}"

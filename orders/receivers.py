@@ -1,15 +1,27 @@
-"""orders' answers to what the catalog announces (catalog.signals): the catalog may not import
-orders, so a signal is the only way it can tell orders that a part is going. Each receiver is
-a thin call of a service."""
+"""orders' answers to what other floors announce: the catalog may not import orders, so a
+signal is the only way it can tell orders that a part is going; and every kind of sign-in
+(the page, Google, sign-up, the API's with a session) sends Django's user_logged_in. Each
+receiver is a thin call of a service."""
 
+from django.contrib.auth.signals import user_logged_in
 from django.dispatch import receiver
 
 from catalog.signals import part_deleting
 
-from . import services
+from . import cart, services
 
 
 @receiver(part_deleting, dispatch_uid="orders.withdraw")
 def withdraw_the_parts_orders(sender, part, **kwargs):
     """A part is being deleted: its unpaid orders are withdrawn first (same transaction)."""
     services.booking_withdraw_for_part(part_id=part.pk)
+
+
+@receiver(user_logged_in, dispatch_uid="orders.merge_cart")
+def merge_the_visitors_cart(sender, request, user, **kwargs):
+    """A visitor signed in: their cart joins the account's. Its id is read from the session's
+    data, which Django keeps when sign-in gives the session a new key."""
+    session = getattr(request, "session", None)
+    cart_id = session.pop(cart.SESSION_KEY, None) if session is not None else None
+    if cart_id is not None:
+        cart.cart_merge(cart_id=cart_id, user=user)

@@ -5,9 +5,12 @@ Celery workers when there is a broker (REDIS_URL), else in a thread of the web p
 a worker, a mail server that is down or times out is retried a few times, with backoff.
 """
 
-from celery import shared_task
+from datetime import timedelta
 
-from . import emails, services
+from celery import shared_task
+from django.conf import settings
+
+from . import cart, emails, services
 
 RETRY = {"autoretry_for": (OSError,), "retry_backoff": 10, "retry_jitter": False, "max_retries": 3}
 
@@ -69,3 +72,9 @@ def release_lapsed_holds() -> int:
     """Celery beat, every HOLDS_RELEASE_EVERY seconds: lapsed holds go back on the shelf, so
     the catalog shows them even when nobody orders those parts."""
     return services.booking_release_lapsed_holds()
+
+
+@shared_task
+def prune_visitor_carts() -> int:
+    """Celery beat, daily: visitors' carts whose sessions have run out are deleted."""
+    return cart.cart_prune_visitors(idle_for=timedelta(seconds=settings.SESSION_COOKIE_AGE))

@@ -1,6 +1,6 @@
 from core.routing import optional_slash
 
-from . import views
+from . import cart_views, views
 
 urlpatterns = [
     *optional_slash("dashboard/overview", views.overview, "overview"),
@@ -8,4 +8,6 @@ urlpatterns = [
     *optional_slash("dashboard/manageorders", views.manage_orders, "manageorders"),
     *optional_slash("dashboard/payment/<int:pk>", views.payment, "payment"),
     *optional_slash("dashboard/orders/<int:pk>", views.order_page, "order"),
+    *optional_slash("cart", cart_views.cart_page, "cart"),
+    *optional_slash("checkout", cart_views.checkout_page, "checkout"),
 ]

@@ -26,6 +26,7 @@ from catalog.tests.factories import PartFactory
 from catalog.tests.pictures import png_bytes, upload
 from conftest import bearer_client
 from orders import services as order_services
+from orders.models import Cart, CartLine
 from orders.tests.factories import BookingFactory
 from orders.tests.stripe_helpers import intent_id_of, pay
 from reviews.tests.factories import ReviewFactory
@@ -111,6 +112,14 @@ def saved_bike(world: World) -> dict:
     return {"active": vehicle.pk}
 
 
+def to_cart(world: World) -> dict:
+    return {"partId": world.part.pk, "quantity": world.part.minimum_order_quantity}
+
+
+def where_to(world: World) -> dict:
+    return {"address": "12 Harbour Road, Leeds", "phone": "+441130000000"}
+
+
 def unsigned_event(world: World) -> dict:
     return {"id": "evt_forged", "type": "payment_intent.succeeded", "data": {"object": {}}}
 
@@ -189,6 +198,13 @@ API = {
     ("POST", "/api/stripe/webhook"): Api(400, 400, 400, 400, body=unsigned_event),
     # Shop figures
     ("GET", "/api/stats"): Api(401, 403, 403, 200),
+    # The cart: everyone has their own (a visitor's by session); each account's holds the part
+    # (world), the anonymous caller's is empty. Checkout: signed in, one's own cart.
+    ("GET", "/api/cart"): Api(200, 200, 200, 200),
+    ("POST", "/api/cart"): Api(200, 200, 200, 200, body=to_cart),
+    ("PUT", "/api/cart/{id}"): Api(404, 200, 200, 200, on="part", body=to_cart),
+    ("DELETE", "/api/cart/{id}"): Api(200, 200, 200, 200, on="part"),
+    ("POST", "/api/checkout"): Api(401, 201, 201, 201, body=where_to),
     # Reviews
     ("GET", "/api/review"): Api(200, 200, 200, 200),
     ("POST", "/api/review"): Api(
@@ -261,6 +277,8 @@ PAGES = {
     "dashboard/payment/<int:pk>": Page(TO_LOGIN, OK, NOT_FOUND, NOT_FOUND, on="booking"),
     # An order's page: its owner and shop admins; anyone else is told it does not exist.
     "dashboard/orders/<int:pk>": Page(TO_LOGIN, OK, NOT_FOUND, OK, on="booking"),
+    "cart": PUBLIC,
+    "checkout": SIGNED_IN,
     "dashboard/overview": ADMIN_ONLY,
     "dashboard/users": ADMIN_ONLY,
     "dashboard/manageparts": ADMIN_ONLY,
@@ -299,6 +317,9 @@ def card_paid(user, part):
 @pytest.fixture
 def world(user, other_user, admin_user, stripe_on) -> World:
     part = PartFactory(available_quantity=100, minimum_order_quantity=2, price=Decimal("25.50"))
+    for account in (user, other_user, admin_user):  # what PUT changes and checkout orders
+        cart = Cart.objects.create(user=account)
+        CartLine.objects.create(cart=cart, part=part, quantity=part.minimum_order_quantity)
     return World(
         user=user,
         other=other_user,

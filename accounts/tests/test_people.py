@@ -43,6 +43,24 @@ class TestShopAdminsGroup:
         assert shop_admins_group() == shop_admins_group()
         assert Group.objects.filter(name=SHOP_ADMINS).count() == 1
 
+    def test_a_migrate_gives_an_existing_group_the_rights_of_new_models(self, db):
+        """A shop upgraded to a version with new models (vehicles, fitment): its admins may
+        manage them after `migrate`, with no `make_admin` by hand."""
+        group = shop_admins_group()
+        group.permissions.remove(*group.permissions.filter(codename__endswith="_vehicle"))
+
+        call_command("migrate", verbosity=0)
+
+        codenames = set(group.permissions.values_list("codename", flat=True))
+        assert {"view_vehicle", "change_vehicle", "add_fitment"} <= codenames
+
+    def test_a_migrate_creates_no_group(self, db):
+        Group.objects.filter(name=SHOP_ADMINS).delete()
+
+        call_command("migrate", verbosity=0)
+
+        assert not Group.objects.filter(name=SHOP_ADMINS).exists()
+
 
 class TestMakeAdmin:
     def test_the_api_makes_a_shop_admin_django_staff(self, as_admin, user):

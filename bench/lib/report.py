@@ -1,7 +1,9 @@
 """bench/results.md: the rows of the issue's table (figure, bare view, target, PASS/FAIL),
 then the details behind them."""
 
+import os
 from dataclasses import dataclass, field
+from pathlib import Path
 
 
 @dataclass(frozen=True)
@@ -43,3 +45,17 @@ def render(*, title: str, intro: list[str], sections: list[Section]) -> str:
 
 def kb(size: int) -> str:
     return f"{size / 1024:.1f} KB"
+
+
+def machine() -> str:
+    """The machine the figures were taken on, and how busy it was."""
+    cpu = next(
+        (
+            line.split(":", 1)[1].strip()
+            for line in Path("/proc/cpuinfo").read_text().splitlines()
+            if line.startswith("model name")
+        ),
+        "CPU",
+    )
+    load_1, load_5, _ = os.getloadavg()
+    return f"{os.cpu_count()} × {cpu}; load average {load_1:.1f} (1 min), {load_5:.1f} (5 min) at the start"

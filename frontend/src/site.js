@@ -1,6 +1,8 @@
 // The small script of every page (no React): keeps the spec's accessToken in step with the
 // session, gives forms their confirmation and loading indicator, closes menus on Escape or a
-// tap outside, replaces broken part images and keeps hidden slides out of the Tab order.
+// tap outside, replaces broken part images and keeps hidden slides out of the Tab order; has
+// the navbar's cart count filled in (lib/cart-count.js) and runs "Add to cart"
+// (lib/add-to-cart.js). Both are loaded when needed: a visitor without a cart loads neither.
 import { watchImages } from "./lib/images.js";
 import { watchMenus } from "./lib/menus.js";
 import { clearToken, exchangeToken, signedInEmail, storedToken } from "./lib/session.js";
@@ -13,6 +15,11 @@ function syncToken() {
 
 function onSubmit(event) {
   const form = event.target;
+  if (form.matches("[data-add-to-cart]")) {
+    event.preventDefault();
+    addToCart(form);
+    return;
+  }
   if (form.matches("[data-confirm]") && !window.confirm(form.dataset.confirm)) {
     event.preventDefault();
     return;
@@ -29,8 +36,27 @@ function onSubmit(event) {
   }
 }
 
+function addToCart(element) {
+  import("./lib/add-to-cart.js").then((module) => module.addFrom(element));
+}
+
+function onClick(event) {
+  const button = event.target.closest("button[data-add-to-cart]");
+  if (button) addToCart(button);
+}
+
+/** The navbar's count: `count` when an island announces it, else asked for. */
+function fillCartCount(count) {
+  import("./lib/cart-count.js").then((module) => module.fillCartCount(count));
+}
+
 syncToken();
+// Signed in, or the hint the cart's answers leave: there may be a count to show.
+if (signedInEmail() || document.cookie.includes("cart_units=")) fillCartCount();
+// An island changed the cart (lib/cart.js).
+document.addEventListener("cart-count", (event) => fillCartCount(event.detail));
 document.addEventListener("submit", onSubmit);
+document.addEventListener("click", onClick);
 watchMenus();
 watchImages();
 watchSlides();

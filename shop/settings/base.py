@@ -271,7 +271,8 @@ CELERY_TASK_PUBLISH_RETRY_POLICY = {
 }
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_TIMEZONE = TIME_ZONE
-# Periodic work (Celery beat, `celery -A shop worker --beat`): lapsed holds back on the shelf.
+# Periodic work (Celery beat, `celery -A shop worker --beat`): lapsed holds back on the shelf;
+# visitors' carts whose sessions have run out deleted.
 # Nothing needs it to be correct (the next order of a part releases that part's lapsed holds
 # first); it keeps the catalog's figures fresh.
 CELERY_BEAT_SCHEDULE = {
@@ -279,6 +280,7 @@ CELERY_BEAT_SCHEDULE = {
         "task": "orders.tasks.release_lapsed_holds",
         "schedule": env.float("HOLDS_RELEASE_EVERY", default=60.0),
     },
+    "prune-visitor-carts": {"task": "orders.tasks.prune_visitor_carts", "schedule": 86400.0},
 }
 
 LOGGING = {

@@ -9,7 +9,9 @@ import pytest
 from django.conf import settings
 
 from accounts.tests.factories import AdminFactory, UserFactory
+from catalog.models import Part
 from catalog.tests.factories import PartFactory
+from orders.models import Cart, CartLine
 from orders.tests.factories import BookingFactory
 from reviews.tests.factories import ReviewFactory
 from tests.e2e.conftest import sign_in
@@ -30,6 +32,7 @@ VISITOR = [
     "/signup",
     "/shipping-returns",
     "/contact",
+    "/cart",
     "/no/such/page",
     "/accounts/password/reset/",
     "/accounts/password/reset/done/",
@@ -43,6 +46,8 @@ SHOPPER = [
     "/dashboard/payment/{order}",
     "/dashboard/orders/{order}",
     "/dashboard/profile",
+    "/cart",
+    "/checkout",
     "/accounts/password/change/",
     "/accounts/email/",
 ]
@@ -64,6 +69,10 @@ def shop(transactional_db):
     shopper = UserFactory(name="Sam Shopper")
     BookingFactory(user=shopper, part=part)
     BookingFactory(user=shopper, part=part, paid_order=True)
+    # A cart to check out, one of its lines with a problem (the part is out of stock).
+    cart = Cart.objects.create(user=shopper)
+    CartLine.objects.create(cart=cart, part=part, quantity=2)
+    CartLine.objects.create(cart=cart, part=Part.objects.get(name="Spark plug"), quantity=4)
     return {"part": part.pk, "order": shopper.bookings.first().pk, "shopper": shopper}
 
 

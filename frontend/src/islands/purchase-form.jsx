@@ -1,5 +1,6 @@
 // The purchase form of /purchaseintent/<id>: posts the order to /api/booking, shows the
 // server's field errors next to their fields, and on success goes to the new order's page.
+// "Add to cart" puts the quantity in the cart instead (only that field is checked then).
 import { useCallback, useState } from "react";
 import { AsyncButton } from "../components/AsyncButton.jsx";
 import { Field } from "../components/Field.jsx";
@@ -15,6 +16,7 @@ import {
   isSoldOut,
   orderTotal,
   splitErrors,
+  wholeCount,
 } from "../lib/purchase.js";
 
 export const ORDER_PLACED = "Order placed";
@@ -36,6 +38,23 @@ function PurchaseForm({ part, user }) {
     const { name, value } = event.target;
     setValues((old) => ({ ...old, [name]: value }));
   }, []);
+
+  async function onAddToCart() {
+    const quantity = checkOrder(values, part).quantity;
+    setErrors({ quantity });
+    setFormError("");
+    if (quantity) {
+      document.getElementById("purchase-quantity")?.focus();
+      return;
+    }
+    try {
+      // Loaded on first use, with the toasts (the form's page stays light).
+      const { addToCart } = await import("../lib/add-to-cart.js");
+      await addToCart(part._id, wholeCount(values.quantity));
+    } catch (error) {
+      setErrors({ quantity: error.fields.quantity || error.fields.partId || error.message });
+    }
+  }
 
   async function onSubmit(event) {
     event.preventDefault();
@@ -120,9 +139,18 @@ function PurchaseForm({ part, user }) {
           There is not enough stock of this part to place an order right now.
         </p>
       )}
-      <AsyncButton type="submit" busy={busy} disabled={soldOut} className="btn-primary">
-        Submit
-      </AsyncButton>
+      <div className="flex flex-wrap gap-2">
+        <AsyncButton type="submit" busy={busy} disabled={soldOut} className="btn-primary flex-1">
+          Submit
+        </AsyncButton>
+        <AsyncButton
+          onClick={onAddToCart}
+          disabled={soldOut || busy}
+          className="btn-outline flex-1"
+        >
+          Add to cart
+        </AsyncButton>
+      </div>
       {formError && (
         <p className="text-error text-sm" role="alert">
           {formError}

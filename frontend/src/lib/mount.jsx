@@ -10,6 +10,14 @@ function readProps(element) {
   return JSON.parse(script.textContent || "null") ?? {};
 }
 
+/** Render `element` into `host`: the one place React roots are made (the islands, the toasts'
+ * container), so every page that loads React loads this with it, in one chunk. */
+export function renderRoot(host, element) {
+  const root = createRoot(host);
+  root.render(element);
+  return root;
+}
+
 export function mountIslands(components) {
   const roots = [];
   for (const element of document.querySelectorAll("[data-island]")) {
@@ -18,13 +26,14 @@ export function mountIslands(components) {
     if (!Component || element.dataset.islandMounted) continue;
     const props = readProps(element);
     element.dataset.islandMounted = "true";
-    const root = createRoot(element);
-    root.render(
-      <StrictMode>
-        <Component {...props} />
-      </StrictMode>,
+    roots.push(
+      renderRoot(
+        element,
+        <StrictMode>
+          <Component {...props} />
+        </StrictMode>,
+      ),
     );
-    roots.push(root);
   }
   return roots;
 }

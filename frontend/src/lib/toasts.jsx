@@ -1,8 +1,9 @@
 // Toasts with the spec's settings (SPEC §9): 5000 ms, top-right, light theme, pause on hover,
 // click to close, drag to dismiss at 80%. One container per page, shared by every island.
-import { createRoot } from "react-dom/client";
+
 // "unstyled": app.css imports ReactToastify.css; the default entry injects a <style> (CSP).
 import { ToastContainer, toast } from "react-toastify/unstyled";
+import { renderRoot } from "./mount.jsx";
 
 let mounted = false;
 
@@ -12,7 +13,8 @@ function ensureContainer() {
   const host = document.createElement("div");
   host.id = "toasts";
   document.body.append(host);
-  createRoot(host).render(
+  renderRoot(
+    host,
     <ToastContainer
       position="top-right"
       autoClose={5000}

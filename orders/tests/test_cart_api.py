@@ -1,0 +1,275 @@
+"""The cart API (API.md "Cart and checkout"): a visitor's by session, an account's on every
+device, every 400 and 404, the problems of each line, private answers."""
+
+from datetime import timedelta
+from decimal import Decimal
+
+import pytest
+from django.utils import timezone
+from rest_framework.test import APIClient
+
+from catalog.tests.factories import PartFactory
+from conftest import bearer_client
+from orders import tasks
+from orders.models import Cart, CartLine
+
+LINE_FIELDS = {
+    "partId",
+    "name",
+    "img",
+    "url",
+    "price",
+    "quantity",
+    "lineTotal",
+    "minimumOrderQuantity",
+    "availableQuantity",
+    "problem",
+}
+
+
+@pytest.fixture
+def part(db):
+    return PartFactory(price=Decimal("40.00"), minimum_order_quantity=2, available_quantity=10)
+
+
+@pytest.fixture
+def other_part(db):
+    return PartFactory(price=Decimal("5.50"), minimum_order_quantity=1, available_quantity=3)
+
+
+def add(client, part, quantity):
+    return client.post("/api/cart", {"partId": part.pk, "quantity": quantity}, format="json")
+
+
+def private(response) -> bool:
+    control = {item.strip() for item in response["Cache-Control"].split(",")}
+    return {"private", "no-store"} <= control
+
+
+class TestReading:
+    def test_a_visitor_without_a_cart_reads_an_empty_one_privately(self, anon):
+        response = anon.get("/api/cart")
+        assert response.status_code == 200
+        assert response.json() == {"lines": [], "count": 0, "total": 0}
+        assert private(response)
+        assert not response.cookies  # reading makes no session
+
+    def test_lines_in_the_order_added_with_prices_and_totals(self, anon, part, other_part):
+        add(anon, other_part, 2)
+        body = add(anon, part, 3).json()
+        assert [line["partId"] for line in body["lines"]] == [other_part.pk, part.pk]
+        first, second = body["lines"]
+        assert set(first) == LINE_FIELDS
+        assert second == {
+            "partId": part.pk,
+            "name": part.name,
+            "img": part.img,
+            "url": f"/parts/{part.pk}",
+            "price": 40.0,
+            "quantity": 3,
+            "lineTotal": 120.0,
+            "minimumOrderQuantity": 2,
+            "availableQuantity": 10,
+            "problem": None,
+        }
+        assert body["count"] == 5
+        assert body["total"] == 131.0
+
+    @pytest.mark.parametrize(
+        ("available", "minimum", "quantity", "problem"),
+        [
+            (1, 2, 3, "This part is out of stock"),
+            (4, 2, 6, "Only 4 left"),
+            (10, 5, 3, "The minimum order is 5"),
+        ],
+    )
+    def test_a_line_that_cannot_be_ordered_says_why(
+        self, anon, part, available, minimum, quantity, problem
+    ):
+        add(anon, part, 3)
+        CartLine.objects.update(quantity=quantity)
+        part.available_quantity, part.minimum_order_quantity = available, minimum
+        part.save()
+        assert anon.get("/api/cart").json()["lines"][0]["problem"] == problem
+
+    def test_a_deleted_part_leaves_every_cart(self, anon, as_user, part, other_part):
+        add(anon, part, 2)
+        add(as_user, part, 2)
+        add(as_user, other_part, 1)
+        part.delete()
+        assert anon.get("/api/cart").json()["lines"] == []
+        assert [line["partId"] for line in as_user.get("/api/cart").json()["lines"]] == [
+            other_part.pk
+        ]
+
+
+class TestAdding:
+    def test_a_visitor_adds_and_gets_a_session_cart(self, anon, part):
+        response = add(anon, part, 2)
+        assert response.status_code == 200
+        assert private(response)
+        assert response.cookies["sessionid"].value
+        assert response.cookies["cart_units"].value == "2"
+        assert anon.get("/api/cart").json()["count"] == 2
+        assert APIClient().get("/api/cart").json()["count"] == 0  # another visitor
+
+    def test_adding_again_adds_to_the_line(self, anon, part):
+        add(anon, part, 2)
+        body = add(anon, part, 3).json()
+        assert [(line["partId"], line["quantity"]) for line in body["lines"]] == [(part.pk, 5)]
+        assert CartLine.objects.count() == 1
+
+    def test_the_account_cart_is_the_same_on_every_device(self, user, as_user, part):
+        add(as_user, part, 2)
+        elsewhere = bearer_client(user)
+        assert elsewhere.get("/api/cart").json()["count"] == 2
+        assert Cart.objects.get().user == user
+
+    def test_signed_in_by_session_needs_the_csrf_header(self, user, part):
+        client = APIClient(enforce_csrf_checks=True)
+        client.force_login(user)
+        assert add(client, part, 2).status_code == 403
+
+    def test_unknown_part_is_404(self, anon, db):
+        for part_id in (987654, 0, -1, 2**70):
+            response = anon.post("/api/cart", {"partId": part_id, "quantity": 1}, format="json")
+            assert response.status_code == 404, part_id
+
+    @pytest.mark.parametrize(
+        ("payload", "field", "message"),
+        [
+            ({"quantity": 2}, "partId", "Choose a part to order"),
+            ({"partId": "abc", "quantity": 2}, "partId", "partId must be a whole number"),
+            ({"partId": "PART"}, "quantity", "Quantity is required"),
+            ({"partId": "PART", "quantity": "x"}, "quantity", "Quantity must be a whole number"),
+        ],
+    )
+    def test_bad_input_is_a_field_message(self, anon, part, payload, field, message):
+        payload = {k: part.pk if v == "PART" else v for k, v in payload.items()}
+        response = anon.post("/api/cart", payload, format="json")
+        assert response.status_code == 400
+        assert response.json() == {field: [message]}
+
+    def test_numbers_sent_as_strings_are_accepted(self, anon, part):
+        response = anon.post("/api/cart", {"partId": str(part.pk), "quantity": "2"}, format="json")
+        assert response.json()["count"] == 2
+
+    def test_below_the_minimum_is_a_400(self, anon, part):
+        response = add(anon, part, 1)
+        assert response.status_code == 400
+        assert response.json() == {
+            "quantity": ["Quantity must be at least 2 (the minimum order quantity)"]
+        }
+        assert not CartLine.objects.exists()
+
+    @pytest.mark.parametrize("quantity", [0, -3])
+    def test_adding_nothing_or_less_is_a_400(self, anon, part, quantity):
+        add(anon, part, 4)
+        response = add(anon, part, quantity)
+        assert response.status_code == 400
+        assert "quantity" in response.json()
+        assert CartLine.objects.get().quantity == 4
+
+    def test_passing_the_stock_is_a_400_and_the_line_stays(self, anon, part):
+        add(anon, part, 6)
+        response = add(anon, part, 5)
+        assert response.status_code == 400
+        assert response.json() == {"quantity": ["Only 10 units are available"]}
+        assert CartLine.objects.get().quantity == 6
+
+    def test_a_huge_quantity_is_a_400_not_a_500(self, anon, part):
+        assert add(anon, part, 10**30).status_code == 400
+
+    def test_a_full_cart_takes_no_new_part(self, anon, settings, part, other_part):
+        settings.CART_MAX_LINES = 1
+        add(anon, part, 2)
+        response = add(anon, other_part, 1)
+        assert response.status_code == 400
+        assert response.json() == {
+            "partId": ["Your cart can hold at most 1 part: check out or remove it first."]
+        }
+        assert add(anon, part, 2).json()["count"] == 4  # the line already there still grows
+
+
+class TestChanging:
+    def test_set_a_quantity(self, anon, part):
+        add(anon, part, 2)
+        response = anon.put(f"/api/cart/{part.pk}", {"quantity": 7}, format="json")
+        assert response.status_code == 200
+        assert response.json()["count"] == 7
+        assert private(response)
+
+    def test_set_zero_removes_the_line(self, anon, part):
+        add(anon, part, 2)
+        response = anon.put(f"/api/cart/{part.pk}/", {"quantity": "0"}, format="json")
+        assert response.json() == {"lines": [], "count": 0, "total": 0}
+        assert response.cookies["cart_units"].value == ""  # the navbar's hint goes
+
+    @pytest.mark.parametrize(
+        ("quantity", "message"),
+        [
+            (1, "Quantity must be at least 2 (the minimum order quantity)"),
+            (-1, "Quantity must be at least 2 (the minimum order quantity)"),
+            (11, "Only 10 units are available"),
+            ("lots", "Quantity must be a whole number"),
+        ],
+    )
+    def test_set_out_of_bounds_is_a_400(self, anon, part, quantity, message):
+        add(anon, part, 2)
+        response = anon.put(f"/api/cart/{part.pk}", {"quantity": quantity}, format="json")
+        assert response.status_code == 400
+        assert response.json() == {"quantity": [message]}
+        assert CartLine.objects.get().quantity == 2
+
+    def test_set_a_part_not_in_the_cart_is_404(self, anon, part, other_part):
+        assert anon.put(f"/api/cart/{part.pk}", {"quantity": 2}, format="json").status_code == 404
+        add(anon, part, 2)
+        response = anon.put(f"/api/cart/{other_part.pk}", {"quantity": 2}, format="json")
+        assert response.status_code == 404
+        assert response.json() == {"detail": "This part is not in your cart."}
+
+    def test_someone_elses_line_is_not_yours(self, anon, as_user, part):
+        add(as_user, part, 2)
+        assert anon.put(f"/api/cart/{part.pk}", {"quantity": 3}, format="json").status_code == 404
+        assert anon.delete(f"/api/cart/{part.pk}").json()["count"] == 0
+        assert as_user.get("/api/cart").json()["count"] == 2
+
+    def test_delete_removes_the_line(self, as_user, part, other_part):
+        add(as_user, part, 2)
+        add(as_user, other_part, 1)
+        response = as_user.delete(f"/api/cart/{part.pk}")
+        assert response.status_code == 200
+        assert [line["partId"] for line in response.json()["lines"]] == [other_part.pk]
+        assert private(response)
+
+    def test_delete_of_a_part_not_there_answers_the_cart(self, anon, part):
+        response = anon.delete(f"/api/cart/{part.pk}")
+        assert response.status_code == 200
+        assert response.json()["count"] == 0
+
+
+class TestPruning:
+    def test_visitors_carts_idle_past_a_session_go_accounts_carts_stay(self, anon, as_user, part):
+        add(anon, part, 2)
+        add(as_user, part, 2)
+        assert tasks.prune_visitor_carts() == 0  # in use
+        Cart.objects.update(updated_at=timezone.now() - timedelta(days=15))
+        assert tasks.prune_visitor_carts() == 1
+        assert Cart.objects.get().user is not None
+        assert anon.get("/api/cart").json()["count"] == 0
+
+    def test_a_change_keeps_a_visitors_cart_in_use(self, anon, part):
+        add(anon, part, 2)
+        Cart.objects.update(updated_at=timezone.now() - timedelta(days=15))
+        anon.put(f"/api/cart/{part.pk}", {"quantity": 3}, format="json")
+        assert tasks.prune_visitor_carts() == 0
+
+
+class TestQueries:
+    def test_reading_a_cart_of_many_lines_takes_a_few_queries(
+        self, as_user, django_assert_max_num_queries
+    ):
+        for _ in range(10):
+            add(as_user, PartFactory(minimum_order_quantity=1, available_quantity=5), 1)
+        with django_assert_max_num_queries(6):
+            assert as_user.get("/api/cart").json()["count"] == 10

@@ -1,0 +1,101 @@
+"""The cart's pages (/cart, /checkout), the navbar's Cart link, and "Add to cart" on cards and
+part pages: what the server renders. The count is never in the HTML (the browser fills it in),
+so a page kept for visitors can never show anyone's cart."""
+
+import json
+import re
+
+import pytest
+from django.test import Client
+
+from catalog.tests.factories import PartFactory
+from orders.models import Cart, CartLine
+from orders.tests.factories import BookingFactory
+
+pytestmark = pytest.mark.django_db
+
+CART_LINK = re.compile(r'<a href="/cart"[^>]*data-cart-link[^>]*>.*?</a>', re.S)
+
+
+def props(response, island: str) -> dict:
+    html = response.content.decode()
+    found = re.search(rf'data-island="{island}"><script[^>]*>(.*?)</script>', html, re.S)
+    return json.loads(found.group(1))
+
+
+def private(response) -> bool:
+    return {"private", "no-store"} <= {
+        item.strip() for item in response.get("Cache-Control", "").split(",")
+    }
+
+
+def add(client, part, quantity):
+    payload = json.dumps({"partId": part.pk, "quantity": quantity})
+    assert client.post("/api/cart", payload, content_type="application/json").status_code == 200
+
+
+def test_a_visitors_empty_cart_page(client):
+    response = client.get("/cart")
+    assert response.status_code == 200
+    assert "Your cart is empty." in response.content.decode()
+    assert props(response, "cart")["cart"] == {"lines": [], "count": 0, "total": 0}
+    assert private(response)
+
+
+def test_the_cart_page_gives_its_island_the_cart_as_the_api_does(client):
+    part = PartFactory(minimum_order_quantity=1, available_quantity=5)
+    add(client, part, 2)
+    response = client.get("/cart/")
+    assert props(response, "cart")["cart"] == json.loads(client.get("/api/cart").content)
+    assert private(response)
+
+
+def test_checkout_sends_a_visitor_to_sign_in_first(client):
+    response = client.get("/checkout")
+    assert (response.status_code, response["Location"]) == (302, "/login?next=/checkout")
+
+
+def test_checkout_of_an_empty_cart_goes_back_to_the_cart(client, user):
+    client.force_login(user)
+    response = client.get("/checkout")
+    assert (response.status_code, response["Location"]) == (302, "/cart")
+
+
+def test_checkout_starts_from_the_last_orders_address_and_phone(client, user):
+    part = PartFactory(minimum_order_quantity=1, available_quantity=5)
+    BookingFactory(user=user, address="Old Mill, Hebden Bridge", phone="+441422000000")
+    BookingFactory(user=user, address="4 New Road, York", phone="+441904000000")
+    CartLine.objects.create(cart=Cart.objects.create(user=user), part=part, quantity=1)
+    client.force_login(user)
+    response = client.get("/checkout")
+    given = props(response, "checkout")
+    assert (given["address"], given["phone"]) == ("4 New Road, York", "+441904000000")
+    assert [line["partId"] for line in given["cart"]["lines"]] == [part.pk]
+    assert private(response)
+
+
+def test_the_navbar_never_carries_a_count(client):
+    """A visitor with a cart and one without get the same Cart link: the browser fills the
+    count in (site.js), so no page is made per cart, and a kept page shows nobody's."""
+    part = PartFactory(minimum_order_quantity=1, available_quantity=5)
+    fresh = CART_LINK.search(Client().get("/").content.decode()).group(0)
+    add(client, part, 3)
+    with_cart = CART_LINK.search(client.get("/").content.decode()).group(0)
+    assert with_cart == fresh
+    assert 'aria-label="Cart, 0 items"' in fresh
+    assert "data-cart-count hidden>0</span>" in fresh
+
+
+def test_add_to_cart_on_cards_and_part_pages_only_for_parts_in_stock(client):
+    in_stock = PartFactory(name="Chain kit", minimum_order_quantity=2, available_quantity=9)
+    sold_out = PartFactory(name="Rare mirror", minimum_order_quantity=2, available_quantity=1)
+    html = client.get("/allparts").content.decode()
+    assert (
+        f'data-add-to-cart="{in_stock.pk}" data-quantity="2" '
+        f'aria-describedby="part-{in_stock.pk}-name">Add to cart</button>' in html
+    )
+    assert f'data-add-to-cart="{sold_out.pk}"' not in html
+    page = client.get(f"/parts/{in_stock.pk}").content.decode()
+    assert f'<form class="flex flex-wrap items-end gap-2" data-add-to-cart="{in_stock.pk}"' in page
+    assert 'value="2" class="input w-28"' in page
+    assert "data-add-to-cart" not in client.get(f"/parts/{sold_out.pk}").content.decode()

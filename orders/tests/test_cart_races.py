@@ -1,0 +1,129 @@
+"""Two tabs changing one cart at once, on a real database with real row locks: both
+additions count, and the cart's line limit holds."""
+
+import threading
+from decimal import Decimal
+
+import pytest
+from django.db import connection, connections
+from rest_framework.test import APIClient
+
+from accounts.tests.factories import UserFactory
+from catalog.models import Part
+from catalog.tests.factories import PartFactory
+from conftest import bearer_client
+from orders.models import Booking, CartLine
+
+pytestmark = [
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.slow,  # threads racing on real row locks
+    pytest.mark.skipif(
+        connection.vendor != "postgresql", reason="row locks need PostgreSQL (CI runs on it)"
+    ),
+]
+ROUNDS = 5
+
+
+def at_once(calls):
+    """Run each call in its own thread, released together; their answers."""
+    start = threading.Barrier(len(calls))
+    answers = [None] * len(calls)
+
+    def run(index, call):
+        try:
+            start.wait()
+            answers[index] = call()
+        finally:
+            connections.close_all()
+
+    threads = [threading.Thread(target=run, args=pair) for pair in enumerate(calls)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return answers
+
+
+def adder(client, part, quantity):
+    payload = {"partId": part.pk, "quantity": quantity}
+    return lambda: client.post("/api/cart", payload, format="json").status_code
+
+
+def test_two_tabs_add_a_new_part_at_once_and_both_quantities_count():
+    user = UserFactory()
+    for _ in range(ROUNDS):
+        part = PartFactory(price=Decimal("3.00"), minimum_order_quantity=1, available_quantity=50)
+        tabs = [bearer_client(user), bearer_client(user)]
+        assert at_once([adder(tabs[0], part, 2), adder(tabs[1], part, 3)]) == [200, 200]
+        assert CartLine.objects.get(part=part).quantity == 5
+
+
+def test_two_tabs_of_a_visitor_add_to_a_line_at_once():
+    part = PartFactory(price=Decimal("3.00"), minimum_order_quantity=1, available_quantity=500)
+    first = APIClient()
+    assert first.post("/api/cart", {"partId": part.pk, "quantity": 1}, format="json").json()
+    second = APIClient()
+    second.cookies = first.cookies  # the same browser: the same session
+    for _ in range(ROUNDS):
+        calls = [adder(first, part, 4), adder(second, part, 6)] * 2
+        assert at_once(calls) == [200] * 4
+    assert CartLine.objects.get(part=part).quantity == 1 + ROUNDS * 20
+
+
+def test_the_line_limit_holds_when_two_new_parts_come_at_once(settings):
+    settings.CART_MAX_LINES = 1
+    user = UserFactory()
+    parts = [PartFactory(minimum_order_quantity=1, available_quantity=5) for _ in range(2)]
+    tabs = [bearer_client(user), bearer_client(user)]
+    answers = at_once([adder(tabs[0], parts[0], 1), adder(tabs[1], parts[1], 1)])
+    assert sorted(answers) == [200, 400]
+    assert CartLine.objects.count() == 1
+
+
+def test_the_stock_bound_holds_when_two_tabs_add_at_once():
+    user = UserFactory()
+    part = PartFactory(minimum_order_quantity=1, available_quantity=5)
+    tabs = [bearer_client(user), bearer_client(user)]
+    answers = at_once([adder(tabs[0], part, 3), adder(tabs[1], part, 3)])
+    assert sorted(answers) == [200, 400]
+    assert CartLine.objects.get().quantity == 3
+
+
+WHERE = {"address": "1 Dock St", "phone": "0123456789"}
+
+
+def checker(client):
+    return lambda: client.post("/api/checkout", WHERE, format="json")
+
+
+def test_one_cart_checked_out_from_two_devices_at_once_is_one_order():
+    user = UserFactory()
+    parts = [PartFactory(minimum_order_quantity=1, available_quantity=10) for _ in range(2)]
+    phone, laptop = bearer_client(user), bearer_client(user)
+    for part in parts:
+        assert adder(phone, part, 2)() == 200
+    answers = at_once([checker(phone), checker(laptop)])
+    assert sorted(a.status_code for a in answers) == [201, 400]
+    refused = next(a for a in answers if a.status_code == 400)
+    assert refused.json() == {"detail": "Your cart is empty."}
+    assert Booking.objects.count() == 1
+    assert sorted(Part.objects.values_list("available_quantity", flat=True)) == [8, 8]
+
+
+def test_two_carts_race_for_the_last_units_one_order_whole_the_other_cart_unchanged(settings):
+    settings.MAX_HELD_SHARE = 1  # each may hold every unit: the stock alone decides
+    last = PartFactory(minimum_order_quantity=1, available_quantity=3)
+    other = PartFactory(minimum_order_quantity=1, available_quantity=10)
+    shoppers = [bearer_client(UserFactory()) for _ in range(2)]
+    for client in shoppers:
+        assert adder(client, other, 1)() == 200
+        assert adder(client, last, 3)() == 200
+    answers = at_once([checker(client) for client in shoppers])
+    assert sorted(a.status_code for a in answers) == [201, 409]
+    refused = next(a for a in answers if a.status_code == 409)
+    assert refused.json()["partId"] == last.pk
+    loser = shoppers[answers.index(refused)]
+    lines = [(line["partId"], line["quantity"]) for line in loser.get("/api/cart").json()["lines"]]
+    assert lines == [(other.pk, 1), (last.pk, 3)]
+    assert Part.objects.get(pk=last.pk).available_quantity == 0
+    assert Part.objects.get(pk=other.pk).available_quantity == 9  # nothing held by the loser

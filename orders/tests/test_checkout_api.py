@@ -1,0 +1,135 @@
+"""POST /api/checkout (API.md "Cart and checkout"): one order of the whole cart, held as any
+order is; the 400s and 409s, nothing held and the cart unchanged when a line cannot be had."""
+
+from decimal import Decimal
+
+import pytest
+
+from catalog.models import Part
+from catalog.tests.factories import PartFactory
+from conftest import bearer_client
+from orders.models import Booking
+from orders.tests.factories import BookingFactory
+
+WHERE = {"address": "12 Harbour Road, Leeds", "phone": "+441130000000"}
+
+
+@pytest.fixture
+def parts(db):
+    return [
+        PartFactory(price=Decimal("40.00"), minimum_order_quantity=2, available_quantity=10),
+        PartFactory(price=Decimal("5.50"), minimum_order_quantity=1, available_quantity=8),
+        PartFactory(price=Decimal("12.00"), minimum_order_quantity=1, available_quantity=30),
+    ]
+
+
+def fill(client, lines):
+    for part, quantity in lines:
+        response = client.post(
+            "/api/cart", {"partId": part.pk, "quantity": quantity}, format="json"
+        )
+        assert response.status_code == 200, response.content
+
+
+def stock(part) -> int:
+    return Part.objects.values_list("available_quantity", flat=True).get(pk=part.pk)
+
+
+def cart_of(client) -> list[tuple[int, int]]:
+    return [(line["partId"], line["quantity"]) for line in client.get("/api/cart").json()["lines"]]
+
+
+def test_checkout_places_one_order_of_every_line_and_empties_the_cart(as_user, user, parts):
+    a, b, c = parts
+    fill(as_user, [(a, 2), (b, 3), (c, 1)])
+    response = as_user.post("/api/checkout", WHERE, format="json")
+    assert response.status_code == 201, response.content
+    body = response.json()
+    assert body["insertedId"] == body["_id"]
+    assert body["state"] == "unpaid"
+    assert body["totalPrice"] == 108.5  # 80 + 16.50 + 12
+    assert body["quantity"] == 6
+    assert [(line["partId"], line["quantity"]) for line in body["lines"]] == [
+        (a.pk, 2),
+        (b.pk, 3),
+        (c.pk, 1),
+    ]
+    assert body["url"] == f"/dashboard/orders/{body['_id']}"
+    assert (stock(a), stock(b), stock(c)) == (8, 5, 29)
+    booking = Booking.objects.get()
+    assert booking.user == user
+    assert (booking.address, booking.phone) == (WHERE["address"], WHERE["phone"])
+    assert cart_of(as_user) == []
+
+
+def test_an_empty_cart_is_a_400(as_user):
+    response = as_user.post("/api/checkout", WHERE, format="json")
+    assert response.status_code == 400
+    assert response.json() == {"detail": "Your cart is empty."}
+
+
+def test_visitors_sign_in_first(anon, parts):
+    fill(anon, [(parts[0], 2)])
+    assert anon.post("/api/checkout", WHERE, format="json").status_code == 401
+
+
+@pytest.mark.parametrize(
+    ("payload", "field", "message"),
+    [
+        ({"phone": "+441130000000"}, "address", "Address is required"),
+        ({"address": "1 Dock St", "phone": ""}, "phone", "Phone is required"),
+    ],
+)
+def test_address_and_phone_as_for_a_booking(as_user, parts, payload, field, message):
+    fill(as_user, [(parts[0], 2)])
+    response = as_user.post("/api/checkout", payload, format="json")
+    assert response.status_code == 400
+    assert response.json()[field] == [message]
+    assert cart_of(as_user) == [(parts[0].pk, 2)]
+
+
+def test_a_line_out_of_stock_is_a_409_naming_it_nothing_held_cart_unchanged(as_user, parts):
+    a, b, _ = parts
+    fill(as_user, [(a, 2), (b, 3)])
+    Part.objects.filter(pk=b.pk).update(available_quantity=1)
+    response = as_user.post("/api/checkout", WHERE, format="json")
+    assert response.status_code == 409
+    body = response.json()
+    assert set(body) == {"detail", "partId"}
+    assert body["partId"] == b.pk
+    assert b.name in body["detail"]
+    assert not Booking.objects.exists()
+    assert stock(a) == 10  # nothing held
+    assert cart_of(as_user) == [(a.pk, 2), (b.pk, 3)]
+
+
+def test_the_fair_hold_limit_is_a_409_naming_the_part(as_user, parts):
+    a, _, c = parts
+    fill(as_user, [(c, 1), (a, 6)])  # 6 of 10: past half the part's stock
+    response = as_user.post("/api/checkout", WHERE, format="json")
+    assert response.status_code == 409
+    assert response.json()["partId"] == a.pk
+    assert not Booking.objects.exists()
+    assert stock(c) == 30
+
+
+def test_the_cap_on_unpaid_orders_is_a_409(as_user, user, parts, settings):
+    settings.MAX_UNPAID_ORDERS = 1
+    BookingFactory(user=user, part=parts[2])
+    fill(as_user, [(parts[0], 2)])
+    response = as_user.post("/api/checkout", WHERE, format="json")
+    assert response.status_code == 409
+    assert response.json() == {
+        "detail": "You already have 1 unpaid orders: pay or delete one first."
+    }
+    assert cart_of(as_user) == [(parts[0].pk, 2)]
+
+
+def test_the_same_cart_from_another_device(user, parts):
+    phone, laptop = bearer_client(user), bearer_client(user)
+    fill(phone, [(parts[1], 2)])
+    assert laptop.post("/api/checkout", WHERE, format="json").status_code == 201
+    assert phone.post("/api/checkout", WHERE, format="json").json() == {
+        "detail": "Your cart is empty."
+    }
+    assert Booking.objects.count() == 1

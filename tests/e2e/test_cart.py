@@ -1,0 +1,222 @@
+"""The cart in Chromium, by keyboard alone: a visitor fills a cart from a card and a part page,
+signs in at checkout, places one order of both parts and lands on its page (at a desktop and a
+phone width, axe clean); a line that can no longer be had sends the shopper back to the cart;
+the same cart on two devices; a visitor's page kept for everyone never shows a cart count."""
+
+import re
+from decimal import Decimal
+
+import pytest
+from playwright.sync_api import expect
+
+from accounts.tests.factories import TEST_PASSWORD, UserFactory
+from catalog.models import Part
+from catalog.tests.factories import PartFactory
+from orders.models import Booking, Cart, CartLine
+from orders.tests.factories import BookingFactory
+from tests.e2e.conftest import shot, sign_in
+from tests.e2e.test_accessibility import AXE, BLOCKING
+
+WIDTHS = [1366, 390]
+
+
+def press(locator, key: str = "Enter") -> None:
+    """Reach a control as the keyboard does (focus) and press a key on it."""
+    locator.focus()
+    expect(locator).to_be_focused()
+    locator.press(key)
+
+
+def type_into(locator, text: str) -> None:
+    locator.focus()
+    locator.press("ControlOrMeta+a")
+    locator.press_sequentially(text)
+
+
+def cart_link(page):
+    return page.locator("header [data-cart-link]")
+
+
+def axe_clean(page) -> None:
+    page.wait_for_load_state("networkidle")
+    page.add_script_tag(path=str(AXE))
+    results = page.evaluate("async () => await axe.run(document)")
+    blocking = [
+        f"{page.url}: {v['id']}: {v['help']} ({v['nodes'][0]['target'][0]})"
+        for v in results["violations"]
+        if v["impact"] in BLOCKING
+    ]
+    assert not blocking, "\n".join(blocking)
+
+
+def no_sideways_scroll(page) -> None:
+    width = page.evaluate("() => document.documentElement.scrollWidth")
+    assert width <= page.viewport_size["width"], f"{page.url} is {width}px wide"
+
+
+@pytest.fixture
+def keyboard_page(browser, base_url):
+    """A page whose context bypasses CSP (axe is injected as a script)."""
+    context = browser.new_context(bypass_csp=True, base_url=base_url)
+    page = context.new_page()
+    page.set_default_timeout(10_000)
+    page.base_url = base_url
+    yield page
+    context.close()
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_a_visitor_fills_a_cart_signs_in_at_checkout_and_orders(keyboard_page, width):
+    site = keyboard_page
+    site.set_viewport_size({"width": width, "height": 900})
+    pads = PartFactory(name="Sintered brake pads", price=Decimal("24.50"), minimum_order_quantity=2)
+    fluid = PartFactory(name="DOT 4 brake fluid", price=Decimal("9.00"), minimum_order_quantity=1)
+    shopper = UserFactory(name="Rosa Rider")
+    earlier = BookingFactory(
+        user=shopper,
+        part=fluid,
+        address="7 Gear Lane, Leeds",
+        phone="+441130000001",
+        paid_order=True,
+    )
+
+    site.goto("/allparts")
+    card = site.locator("article").filter(has_text="Sintered brake pads")
+    press(card.get_by_role("button", name="Add to cart"))
+    expect(site.get_by_text("Added to cart")).to_be_visible()
+    expect(cart_link(site)).to_have_attribute("aria-label", "Cart, 2 items")
+
+    site.goto(f"/parts/{fluid.pk}")
+    type_into(site.get_by_label("Quantity"), "3")
+    press(site.get_by_role("button", name="Add to cart"))
+    expect(cart_link(site)).to_have_attribute("aria-label", "Cart, 5 items")
+    axe_clean(site)
+    no_sideways_scroll(site)
+
+    press(cart_link(site))
+    expect(site).to_have_url(f"{site.base_url}/cart")
+    lines = site.get_by_role("list", name="Parts in your cart").get_by_role("listitem")
+    expect(lines).to_have_count(2)
+    expect(site.get_by_text("Total: $76.00")).to_be_visible()  # 2 × 24.50 + 3 × 9.00
+    type_into(site.get_by_label("Quantity").first, "4")
+    press(site.get_by_role("button", name="Update").first)
+    expect(site.get_by_text("Total: $125.00")).to_be_visible()
+    expect(cart_link(site)).to_have_attribute("aria-label", "Cart, 7 items")
+    shot(site, f"cart-{width}")
+    axe_clean(site)
+    no_sideways_scroll(site)
+
+    press(site.get_by_role("link", name="Checkout"))
+    expect(site).to_have_url(f"{site.base_url}/login?next=/checkout")
+    type_into(site.get_by_label("Email"), shopper.email)
+    type_into(site.get_by_label("Password"), TEST_PASSWORD)
+    site.get_by_label("Password").press("Enter")
+
+    expect(site).to_have_url(f"{site.base_url}/checkout")
+    expect(site.get_by_label("Address")).to_have_value("7 Gear Lane, Leeds")
+    expect(site.get_by_label("Phone")).to_have_value("+441130000001")
+    expect(site.get_by_text("Total: $125.00")).to_be_visible()
+    shot(site, f"checkout-{width}")
+    axe_clean(site)
+    no_sideways_scroll(site)
+    press(site.get_by_role("button", name="Place order"))
+
+    expect(site).to_have_url(re.compile(r"/dashboard/orders/\d+$"))
+    booking = Booking.objects.exclude(pk=earlier.pk).get(user=shopper)
+    expect(site.get_by_role("heading", name=f"Order #{booking.pk}")).to_be_visible()
+    assert sorted(booking.lines.values_list("part_id", "quantity")) == sorted(
+        [(pads.pk, 4), (fluid.pk, 3)]
+    )
+    assert not CartLine.objects.exists()
+    expect(cart_link(site)).to_have_attribute("aria-label", "Cart, 0 items")
+    shot(site, f"ordered-from-cart-{width}")
+
+
+def test_a_line_that_cannot_be_had_sends_the_shopper_back_to_the_cart(site):
+    shopper = UserFactory()
+    part = PartFactory(name="Chain kit 520", minimum_order_quantity=1, available_quantity=10)
+    other = PartFactory(name="Sprocket", minimum_order_quantity=1, available_quantity=10)
+    cart = Cart.objects.create(user=shopper)
+    CartLine.objects.create(cart=cart, part=part, quantity=4)
+    CartLine.objects.create(cart=cart, part=other, quantity=1)
+    sign_in(site, shopper)
+    site.goto("/checkout")
+    site.get_by_label("Address").fill("1 Dock St")
+    site.get_by_label("Phone").fill("0123456789")
+    Part.objects.filter(pk=part.pk).update(available_quantity=3)  # someone else bought some
+    press(site.get_by_role("button", name="Place order"))
+
+    expect(site).to_have_url(f"{site.base_url}/cart")
+    row = site.get_by_role("listitem").filter(has_text="Chain kit 520")
+    expect(row.get_by_text("Only 3 left")).to_be_visible()
+    expect(site.get_by_role("button", name="Checkout")).to_be_disabled()
+    assert not Booking.objects.exists()
+    type_into(row.get_by_label("Quantity"), "3")
+    press(row.get_by_role("button", name="Update"))
+    expect(site.get_by_role("link", name="Checkout")).to_be_visible()
+    shot(site, "cart-after-refused-checkout")
+
+
+def test_the_same_cart_on_two_devices(browser, base_url):
+    shopper = UserFactory()
+    part = PartFactory(name="Air filter", minimum_order_quantity=1, available_quantity=10)
+    devices = [browser.new_context(base_url=base_url) for _ in range(2)]
+    phone, laptop = (context.new_page() for context in devices)
+    for page in (phone, laptop):
+        page.base_url = base_url
+        sign_in(page, shopper)
+    phone.goto(f"/parts/{part.pk}")
+    press(phone.get_by_role("button", name="Add to cart"))
+    expect(cart_link(phone)).to_have_attribute("aria-label", "Cart, 1 item")
+    laptop.goto("/")
+    expect(cart_link(laptop)).to_have_attribute("aria-label", "Cart, 1 item")
+    laptop.goto("/cart")
+    expect(laptop.get_by_role("link", name="Air filter")).to_be_visible()
+    for context in devices:
+        context.close()
+
+
+def test_a_kept_visitors_page_never_shows_another_visitors_count(browser, base_url):
+    part = PartFactory(name="Spark plug", minimum_order_quantity=2, available_quantity=10)
+    first, second = (browser.new_context(base_url=base_url) for _ in range(2))
+    filling, looking = first.new_page(), second.new_page()
+    filling.goto("/")
+    press(
+        filling.locator("article")
+        .filter(has_text="Spark plug")
+        .get_by_role("button", name="Add to cart")
+    )
+    expect(cart_link(filling)).to_have_attribute("aria-label", "Cart, 2 items")
+    filling.goto("/")  # with a session now: not the visitors' kept page
+    expect(cart_link(filling)).to_have_attribute("aria-label", "Cart, 2 items")
+
+    looking.goto("/")  # the page kept for visitors (the first visitor's before their cart)
+    looking.goto("/")
+    expect(cart_link(looking)).to_have_attribute("aria-label", "Cart, 0 items")
+    expect(cart_link(looking).locator("[data-cart-count]")).to_be_hidden()
+    assert part.pk
+    first.close()
+    second.close()
+
+
+def test_the_purchase_form_adds_to_the_cart_and_remove_empties_it(site):
+    shopper = UserFactory()
+    part = PartFactory(name="Clutch cable", minimum_order_quantity=2, available_quantity=10)
+    sign_in(site, shopper)
+    site.goto(f"/purchaseintent/{part.pk}")
+    type_into(site.get_by_label(re.compile(r"^Quantity")), "1")
+    press(site.get_by_role("button", name="Add to cart"))
+    expect(
+        site.get_by_text("Quantity must be at least 2 (the minimum order quantity)")
+    ).to_be_visible()
+    type_into(site.get_by_label(re.compile(r"^Quantity")), "3")
+    press(site.get_by_role("button", name="Add to cart"))
+    expect(site.get_by_text("Added to cart")).to_be_visible()
+    expect(cart_link(site)).to_have_attribute("aria-label", "Cart, 3 items")
+
+    site.goto("/cart")
+    press(site.get_by_role("button", name="Remove"))
+    expect(site.get_by_text("Your cart is empty.")).to_be_visible()
+    press(site.get_by_role("link", name="All Parts").last)
+    expect(site).to_have_url(f"{site.base_url}/allparts")
+    expect(cart_link(site)).to_have_attribute("aria-label", "Cart, 0 items")
