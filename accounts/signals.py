@@ -25,6 +25,7 @@ then (Django creates them on post_migrate), so the "Shop admins" group is given 
 with no `make_admin` by hand after an upgrade.
 """
 
+from django.apps import apps as global_apps
 from django.contrib.auth.signals import user_logged_out
 from django.db.models.signals import post_delete, post_migrate, post_save
 from django.dispatch import receiver
@@ -55,6 +56,12 @@ def user_changed(sender, update_fields=None, **kwargs):
 
 
 @receiver(post_migrate, dispatch_uid="accounts.shop_admins_rights")
-def shop_admins_rights(sender, **kwargs):
-    """Sent once per app, after its permissions are created: the last one sees them all."""
+def shop_admins_rights(sender, apps=global_apps, **kwargs):
+    """Sent once per app, after its permissions are created: the last one sees them all.
+    Nothing when the migrations left no groups (auth migrated back to zero), as Django's own
+    create_permissions does. (`flush` sends it without `apps`.)"""
+    try:
+        apps.get_model("auth", "Group")
+    except LookupError:
+        return
     services.shop_admins_group_refresh()

@@ -76,12 +76,16 @@ def garage_read(*, user, session) -> Garage:
 
 
 def garage_active(*, user, session) -> Vehicle | None:
-    """The bike the caller is shopping for, as its garage last noted it: no query."""
+    """The bike the caller is shopping for, as its garage last noted it: no query, but for
+    an account whose bike neither the shared cache nor the session has noted (a flushed
+    cache, a new device): then it is read once and noted."""
     account = _account(user)
     if account is not None:
         shown = cache.get(ACTIVE_KEY.format(pk=account.pk), _UNKNOWN)
         if shown is _UNKNOWN:
-            shown = session.get(SHOWN_BIKE)
+            shown = session.get(SHOWN_BIKE, _UNKNOWN)
+        if shown is _UNKNOWN:
+            return _read_active(account, session)
     else:
         pk, shown = session.get(BIKE), session.get(SHOWN_BIKE)
         if pk is None:
@@ -91,6 +95,13 @@ def garage_active(*, user, session) -> Vehicle | None:
     if not shown:
         return None
     return Vehicle(pk=shown[0], make=shown[1], model=shown[2], year=shown[3])
+
+
+def _read_active(account, session) -> Vehicle | None:
+    row = GarageBike.objects.filter(user=account, active=True).select_related("vehicle").first()
+    vehicle = None if row is None else row.vehicle
+    _remember_active(account, session, vehicle)
+    return vehicle
 
 
 def _note_shown(session, vehicle: Vehicle | None) -> None:

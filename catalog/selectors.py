@@ -8,7 +8,7 @@ from core.caching import versions
 from core.paging import ListPage, page_number
 from core.paging import page_of as _page_of
 
-from .models import Category, Fitment, Part, StockMovement, Vehicle
+from .models import Category, Part, StockMovement, Vehicle
 
 # What is kept in the cache, and the writes that make it stale (catalog.services, catalog.stock
 # bump these versions; docs/features.md, "Caching"):
@@ -191,13 +191,10 @@ def fitting_count(vehicle_id: int) -> int:
     """How many parts fit the vehicle or are universal, kept until the catalog (a part added
     or deleted) or fitment (a row, or a part's universal flag) changes."""
 
-    def count() -> int:  # two index-only reads (an OR of both misleads the planner)
-        ids = set(Fitment.objects.filter(vehicle_id=vehicle_id).values_list("part_id", flat=True))
-        ids.update(Part.objects.filter(universal=True).values_list("id", flat=True))
-        return len(ids)
-
     return versions.get_or_set(
-        f"catalog:fitting-count:{vehicle_id}", count, names=[CATALOG, FITMENT]
+        f"catalog:fitting-count:{vehicle_id}",
+        lambda: Part.objects.filter(fits(vehicle_id)).count(),  # one query, as fits() reads
+        names=[CATALOG, FITMENT],
     )
 
 

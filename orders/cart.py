@@ -18,6 +18,7 @@ from django.db.models import F
 from django.db.models.functions import Greatest, Least
 from django.utils import timezone
 
+from catalog.garage import fit_warnings
 from catalog.models import Part
 from core.errors import NotFound, Rejected
 from core.wording import counted
@@ -70,9 +71,16 @@ def line_problem(*, part: Part, quantity: int) -> str | None:
     return None
 
 
-def cart_read(*, cart: Cart | None) -> dict:
+def cart_read_for(request, *, cart: Cart | None) -> dict:
+    """cart_read for the caller of a page or API request: warned against their active bike."""
+    return cart_read(cart=cart, user=request.user, session=request.session)
+
+
+def cart_read(*, cart: Cart | None, user=None, session=None) -> dict:
     """The cart as GET /api/cart answers it: its lines in the order they were added, at
-    today's prices and stock, each with its problem; the number of units and the total."""
+    today's prices and stock, each with its problem (which stops checkout) and its warning
+    (a part that does not fit the caller's active bike, which does not); the number of units
+    and the total. No warnings without `session` (the caller's)."""
     lines = []
     rows = (
         CartLine.objects.filter(cart=cart)
@@ -104,6 +112,10 @@ def cart_read(*, cart: Cart | None) -> dict:
                 "problem": line_problem(part=part, quantity=line.quantity),
             }
         )
+    if session is not None:
+        warnings = fit_warnings(user=user, session=session, part_ids=[ln["partId"] for ln in lines])
+        for line in lines:
+            line["warning"] = warnings.get(line["partId"])
     return {
         "lines": lines,
         "count": sum(line["quantity"] for line in lines),

@@ -65,6 +65,8 @@ class CartLineOutputSerializer(serializers.Serializer):
     minimumOrderQuantity = serializers.IntegerField()
     availableQuantity = serializers.IntegerField()
     problem = serializers.CharField(allow_null=True)
+    # "Does not fit your 2019 Yamaha MT-07" (BEYOND.md): a warning that never stops checkout.
+    warning = serializers.CharField(allow_null=True, default=None)
 
 
 class CartOutputSerializer(serializers.Serializer):
@@ -80,7 +82,7 @@ class CheckoutConflictSerializer(serializers.Serializer):
 
 def cart_response(request, the_cart) -> Response:
     """The cart as every cart endpoint answers it: personal, whoever asks."""
-    data = CartOutputSerializer(cart.cart_read(cart=the_cart)).data
+    data = CartOutputSerializer(cart.cart_read_for(request, cart=the_cart)).data
     response = Response(data)
     patch_cache_control(response, private=True, no_store=True)
     if data["count"]:

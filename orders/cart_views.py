@@ -20,7 +20,7 @@ def _private(response):
 
 def cart_page(request):
     """The cart's lines, each with its quantity field and Remove, the total and Checkout."""
-    contents = cart.cart_read(cart=cart.cart_of_request(request))
+    contents = cart.cart_read_for(request, cart=cart.cart_of_request(request))
     props = island_props(cart=contents, placeholder=static(PLACEHOLDER))
     return _private(render(request, "orders/cart.html", {"props": props, "cart": contents}))
 
@@ -29,7 +29,7 @@ def cart_page(request):
 def checkout_page(request):
     """The lines and total, where the order goes (the last order's address and phone first),
     and Place order; an empty cart sends the shopper back to /cart."""
-    contents = cart.cart_read(cart=cart.cart_of_request(request))
+    contents = cart.cart_read_for(request, cart=cart.cart_of_request(request))
     if not contents["lines"]:
         return _private(redirect("cart"))
     props = island_props(cart=contents, **cart.checkout_defaults(user=request.user))

@@ -24,6 +24,7 @@ LINE_FIELDS = {
     "minimumOrderQuantity",
     "availableQuantity",
     "problem",
+    "warning",  # a part that does not fit the active bike (tests: test_cart_fit.py)
 }
 
 
@@ -71,6 +72,7 @@ class TestReading:
             "minimumOrderQuantity": 2,
             "availableQuantity": 10,
             "problem": None,
+            "warning": None,
         }
         assert body["count"] == 5
         assert body["total"] == 131.0

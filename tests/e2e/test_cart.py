@@ -1,7 +1,8 @@
 """The cart in Chromium, by keyboard alone: a visitor fills a cart from a card and a part page,
 signs in at checkout, places one order of both parts and lands on its page (at a desktop and a
 phone width, axe clean); a line that can no longer be had sends the shopper back to the cart;
-the same cart on two devices; a visitor's page kept for everyone never shows a cart count."""
+the same cart on two devices; a visitor's page kept for everyone never shows a cart count; a
+line for another bike is warned of."""
 
 import re
 from decimal import Decimal
@@ -10,7 +11,7 @@ import pytest
 from playwright.sync_api import expect
 
 from accounts.tests.factories import TEST_PASSWORD, UserFactory
-from catalog.models import Part
+from catalog.models import Fitment, GarageBike, Part, Vehicle
 from catalog.tests.factories import PartFactory
 from orders.models import Booking, Cart, CartLine
 from orders.tests.factories import BookingFactory
@@ -220,3 +221,19 @@ def test_the_purchase_form_adds_to_the_cart_and_remove_empties_it(site):
     press(site.get_by_role("link", name="All Parts").last)
     expect(site).to_have_url(f"{site.base_url}/allparts")
     expect(cart_link(site)).to_have_attribute("aria-label", "Cart, 0 items")
+
+
+def test_a_line_for_another_bike_is_warned_of_but_checks_out(site):
+    shopper = UserFactory()
+    mt07 = Vehicle.objects.create(make="Yamaha", model="MT-07", year=2019)
+    other = Vehicle.objects.create(make="Honda", model="CB500F", year=2019)
+    part = PartFactory(name="CB500F chain guard", minimum_order_quantity=1, available_quantity=5)
+    Fitment.objects.create(part=part, vehicle=other)
+    GarageBike.objects.create(user=shopper, vehicle=mt07, active=True)
+    CartLine.objects.create(cart=Cart.objects.create(user=shopper), part=part, quantity=1)
+    sign_in(site, shopper)
+    site.goto("/cart")
+
+    row = site.get_by_role("listitem").filter(has_text="CB500F chain guard")
+    expect(row.get_by_text("Does not fit your 2019 Yamaha MT-07")).to_be_visible()
+    expect(site.get_by_role("link", name="Checkout")).to_be_visible()  # a warning, not a block

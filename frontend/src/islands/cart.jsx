@@ -68,6 +68,7 @@ function CartLine({ line, placeholder, onChange }) {
             {line.problem}
           </p>
         )}
+        {line.warning && <p className="text-warning-content font-semibold">{line.warning}</p>}
         <div className="flex flex-wrap items-end gap-2">
           <form noValidate onSubmit={onSubmit} className="flex flex-wrap items-end gap-2">
             <div className="flex flex-col gap-1">
