@@ -79,3 +79,38 @@ def shot(page, name: str) -> None:
     ARTIFACTS.mkdir(exist_ok=True)
     safe = re.sub(r"[^a-z0-9_-]+", "-", name.lower()).strip("-")
     page.screenshot(path=ARTIFACTS / f"{safe}.png", full_page=True)
+
+
+AXE = Path(settings.BASE_DIR) / "frontend" / "node_modules" / "axe-core" / "axe.min.js"
+BLOCKING = {"serious", "critical"}
+
+
+@pytest.fixture
+def axe_page(browser, base_url):
+    """A page whose context bypasses CSP, so axe's script can be injected."""
+    context = browser.new_context(bypass_csp=True, base_url=base_url)
+    page = context.new_page()
+    page.set_default_timeout(10_000)
+    page.base_url = base_url
+    yield page
+    context.close()
+
+
+def axe_findings(page) -> list[str]:
+    """axe's serious and critical findings on the page as it is now, one line each."""
+    page.wait_for_load_state("networkidle")
+    page.add_script_tag(path=str(AXE))
+    results = page.evaluate("async () => await axe.run(document)")
+    return [
+        f"{page.url}: {v['id']} ({v['impact']}): {v['help']} — "
+        + "; ".join(node["target"][0] for node in v["nodes"][:3])
+        for v in results["violations"]
+        if v["impact"] in BLOCKING
+    ]
+
+
+def findings(page, path: str, width: int) -> list[str]:
+    """axe_findings on `path` at `width` px."""
+    page.set_viewport_size({"width": width, "height": 900})
+    page.goto(path)
+    return [f"@{width}px {line}" for line in axe_findings(page)]

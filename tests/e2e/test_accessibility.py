@@ -3,10 +3,7 @@ a visitor, a shopper and an admin, at a desktop and a phone width: no serious or
 finding. axe is injected as a script, so these pages run with CSP bypassed (tests/e2e/test_csp.py
 checks the policy itself)."""
 
-from pathlib import Path
-
 import pytest
-from django.conf import settings
 
 from accounts.tests.factories import AdminFactory, UserFactory
 from catalog.models import Part
@@ -14,10 +11,8 @@ from catalog.tests.factories import PartFactory
 from orders.models import Cart, CartLine
 from orders.tests.factories import BookingFactory
 from reviews.tests.factories import ReviewFactory
-from tests.e2e.conftest import sign_in
+from tests.e2e.conftest import findings, sign_in
 
-AXE = Path(settings.BASE_DIR) / "frontend" / "node_modules" / "axe-core" / "axe.min.js"
-BLOCKING = {"serious", "critical"}
 WIDTHS = [1366, 390]
 
 VISITOR = [
@@ -74,32 +69,6 @@ def shop(transactional_db):
     CartLine.objects.create(cart=cart, part=part, quantity=2)
     CartLine.objects.create(cart=cart, part=Part.objects.get(name="Spark plug"), quantity=4)
     return {"part": part.pk, "order": shopper.bookings.first().pk, "shopper": shopper}
-
-
-@pytest.fixture
-def axe_page(browser, base_url):
-    """A page whose context bypasses CSP, so axe's script can be injected."""
-    context = browser.new_context(bypass_csp=True, base_url=base_url)
-    page = context.new_page()
-    page.set_default_timeout(10_000)
-    page.base_url = base_url
-    yield page
-    context.close()
-
-
-def findings(page, path: str, width: int) -> list[str]:
-    """axe's serious and critical findings on `path` at `width` px, one line each."""
-    page.set_viewport_size({"width": width, "height": 900})
-    page.goto(path)
-    page.wait_for_load_state("networkidle")
-    page.add_script_tag(path=str(AXE))
-    results = page.evaluate("async () => await axe.run(document)")
-    return [
-        f"{path} @{width}px: {v['id']} ({v['impact']}): {v['help']} — "
-        + "; ".join(node["target"][0] for node in v["nodes"][:3])
-        for v in results["violations"]
-        if v["impact"] in BLOCKING
-    ]
 
 
 def check(page, paths: list[str], names: dict) -> None:

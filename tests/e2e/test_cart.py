@@ -15,8 +15,7 @@ from catalog.models import Fitment, GarageBike, Part, Vehicle
 from catalog.tests.factories import PartFactory
 from orders.models import Booking, Cart, CartLine
 from orders.tests.factories import BookingFactory
-from tests.e2e.conftest import shot, sign_in
-from tests.e2e.test_accessibility import AXE, BLOCKING
+from tests.e2e.conftest import axe_findings, shot, sign_in
 
 WIDTHS = [1366, 390]
 
@@ -39,14 +38,7 @@ def cart_link(page):
 
 
 def axe_clean(page) -> None:
-    page.wait_for_load_state("networkidle")
-    page.add_script_tag(path=str(AXE))
-    results = page.evaluate("async () => await axe.run(document)")
-    blocking = [
-        f"{page.url}: {v['id']}: {v['help']} ({v['nodes'][0]['target'][0]})"
-        for v in results["violations"]
-        if v["impact"] in BLOCKING
-    ]
+    blocking = axe_findings(page)
     assert not blocking, "\n".join(blocking)
 
 
@@ -55,20 +47,9 @@ def no_sideways_scroll(page) -> None:
     assert width <= page.viewport_size["width"], f"{page.url} is {width}px wide"
 
 
-@pytest.fixture
-def keyboard_page(browser, base_url):
-    """A page whose context bypasses CSP (axe is injected as a script)."""
-    context = browser.new_context(bypass_csp=True, base_url=base_url)
-    page = context.new_page()
-    page.set_default_timeout(10_000)
-    page.base_url = base_url
-    yield page
-    context.close()
-
-
 @pytest.mark.parametrize("width", WIDTHS)
-def test_a_visitor_fills_a_cart_signs_in_at_checkout_and_orders(keyboard_page, width):
-    site = keyboard_page
+def test_a_visitor_fills_a_cart_signs_in_at_checkout_and_orders(axe_page, width):
+    site = axe_page
     site.set_viewport_size({"width": width, "height": 900})
     pads = PartFactory(name="Sintered brake pads", price=Decimal("24.50"), minimum_order_quantity=2)
     fluid = PartFactory(name="DOT 4 brake fluid", price=Decimal("9.00"), minimum_order_quantity=1)

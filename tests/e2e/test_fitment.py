@@ -7,8 +7,7 @@ from playwright.sync_api import expect
 
 from accounts.tests.factories import AdminFactory
 from catalog.tests.factories import PartFactory
-from tests.e2e.conftest import shot, sign_in
-from tests.e2e.test_accessibility import axe_page, findings  # noqa: F401 (a fixture)
+from tests.e2e.conftest import findings, shot, sign_in
 
 WIDTHS = [1366, 390]
 
@@ -29,7 +28,7 @@ def type_into(page, label: str, text: str) -> None:
 
 
 @pytest.mark.parametrize("width", WIDTHS)
-def test_the_owner_lists_the_bikes_a_part_fits_with_the_keyboard(axe_page, part, width):  # noqa: F811
+def test_the_owner_lists_the_bikes_a_part_fits_with_the_keyboard(axe_page, part, width):
     page = axe_page
     page.set_viewport_size({"width": width, "height": 900})
     sign_in(page, AdminFactory())
@@ -73,7 +72,7 @@ def test_the_owner_lists_the_bikes_a_part_fits_with_the_keyboard(axe_page, part,
     assert findings(page, f"/parts/{part.pk}", width) == []
 
 
-def test_the_part_page_lists_the_bikes_in_ranges(axe_page, part):  # noqa: F811
+def test_the_part_page_lists_the_bikes_in_ranges(axe_page, part):
     from catalog import services
 
     ids = [

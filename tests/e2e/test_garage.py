@@ -9,8 +9,7 @@ from playwright.sync_api import expect
 from accounts.tests.factories import TEST_PASSWORD, UserFactory
 from catalog.models import Fitment, GarageBike, Vehicle
 from catalog.tests.factories import PartFactory
-from tests.e2e.conftest import shot
-from tests.e2e.test_accessibility import findings
+from tests.e2e.conftest import findings, shot
 
 MT07 = "2019 Yamaha MT-07"
 WIDTHS = [1366, 390]
@@ -135,21 +134,16 @@ def test_the_picker_without_javascript(browser, base_url, bikes):
         context.close()
 
 
-def test_the_garage_pages_are_axe_clean(browser, base_url, bikes):
-    context = browser.new_context(bypass_csp=True, base_url=base_url)
-    page = context.new_page()
-    page.set_default_timeout(10_000)
-    try:
-        page.goto("/garage")
-        problems = findings(page, "/garage", 1366)
-        choose(page, "Make", "Yamaha")
-        choose(page, "Model", "MT-07")
-        choose(page, "Year", "2019")
-        page.get_by_role("button", name="Show parts for this bike").press("Enter")
-        expect(navbar_bike(page)).to_have_text(MT07)
-        for width in WIDTHS:
-            for path in ("/allparts", "/allparts?all=1", "/garage", "/"):
-                problems += findings(page, path, width)
-        assert not problems, "\n".join(problems)
-    finally:
-        context.close()
+def test_the_garage_pages_are_axe_clean(axe_page, bikes):
+    page = axe_page
+    page.goto("/garage")
+    problems = findings(page, "/garage", 1366)
+    choose(page, "Make", "Yamaha")
+    choose(page, "Model", "MT-07")
+    choose(page, "Year", "2019")
+    page.get_by_role("button", name="Show parts for this bike").press("Enter")
+    expect(navbar_bike(page)).to_have_text(MT07)
+    for width in WIDTHS:
+        for path in ("/allparts", "/allparts?all=1", "/garage", "/"):
+            problems += findings(page, path, width)
+    assert not problems, "\n".join(problems)

@@ -13,8 +13,7 @@ from playwright.sync_api import expect
 from accounts.tests.factories import AdminFactory
 from orders.models import Booking
 from orders.tests.factories import BookingFactory
-from tests.e2e.conftest import shot, sign_in
-from tests.e2e.test_accessibility import axe_page, findings  # noqa: F401 (a fixture)
+from tests.e2e.conftest import findings, shot, sign_in
 from tests.e2e.test_shopper import accept_dialogs
 
 WIDTHS = {"desktop": 1366, "phone": 390}
@@ -154,7 +153,7 @@ def test_approve_and_delete_still_work_on_a_filtered_page(site, admin, orders, w
     assert not Booking.objects.filter(pk=orders["unpaid"].pk).exists()
 
 
-def test_axe_finds_nothing_serious_on_a_filtered_second_page(axe_page, orders):  # noqa: F811
+def test_axe_finds_nothing_serious_on_a_filtered_second_page(axe_page, orders):
     sign_in(axe_page, AdminFactory())
     problems = [
         line

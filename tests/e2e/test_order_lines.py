@@ -11,8 +11,7 @@ from accounts.tests.factories import AdminFactory, UserFactory
 from catalog.models import Part
 from catalog.tests.factories import PartFactory
 from orders.services import booking_place_lines
-from tests.e2e.conftest import shot, sign_in
-from tests.e2e.test_accessibility import axe_page, findings  # noqa: F401  (a fixture)
+from tests.e2e.conftest import findings, shot, sign_in
 from tests.e2e.test_shopper import accept_dialogs
 
 WIDTHS = [1366, 390]
@@ -65,7 +64,7 @@ def test_my_order_shows_one_row_and_the_page_lists_the_lines(site, order, width)
     shot(site, f"order-lines-page-{width}")
 
 
-def test_the_pages_are_axe_clean(axe_page, order):  # noqa: F811
+def test_the_pages_are_axe_clean(axe_page, order):
     sign_in(axe_page, order["shopper"])
     paths = ["/dashboard/myorder", f"/dashboard/orders/{order['booking'].pk}"]
     problems = [
