@@ -127,10 +127,17 @@ MOVES_QUERY = """
     WHERE m.order_id IS NOT NULL
     ORDER BY m.part_id, m.id
 """
-# Every order ever placed (deleted ones too: django-simple-history kept them), in order.
+# Every order ever placed (deleted ones too: django-simple-history kept them), in order, once
+# per part it held: the parts from the stock it took (an order of several lines has no single
+# part, and a deleted order's lines are gone; its stock movements stay).
 ORDERS_QUERY = """
-    SELECT id, MIN(user_id), MIN(part_id), MIN(created_at), MAX(expires_at)
-    FROM orders_historicalbooking GROUP BY id ORDER BY MIN(created_at), id
+    SELECT h.id, h.user_id, m.part_id, h.created_at, h.expires_at
+    FROM (SELECT id, MIN(user_id) AS user_id, MIN(created_at) AS created_at,
+                 MAX(expires_at) AS expires_at
+          FROM orders_historicalbooking GROUP BY id) h
+    JOIN (SELECT DISTINCT order_id, part_id FROM catalog_stockmovement
+          WHERE order_id IS NOT NULL AND change < 0) m ON m.order_id = h.id
+    ORDER BY h.created_at, h.id, m.part_id
 """
 
 
@@ -180,7 +187,7 @@ def audit_fair_holds(database_url: str, share: Decimal) -> tuple[list, list, int
     with psycopg.connect(database_url) as conn:
         moves = conn.execute(MOVES_QUERY).fetchall()
         orders = conn.execute(ORDERS_QUERY).fetchall()
-    return held_past_share(moves, share), renewed_holds(orders), len(orders)
+    return held_past_share(moves, share), renewed_holds(orders), len({row[0] for row in orders})
 
 
 def run(
