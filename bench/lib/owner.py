@@ -157,9 +157,10 @@ def _date_the_history(after: int) -> None:
 
 
 def remove_orders(*, after: int) -> None:
-    """The generated orders (those after order `after`) gone: one statement, nothing refers
-    to them."""
+    """The generated orders (those after order `after`) gone, their lines first (only the
+    lines refer to them)."""
     with connection.cursor() as cursor:
+        cursor.execute("DELETE FROM orders_bookingline WHERE booking_id > %s", [after])
         cursor.execute("DELETE FROM orders_booking WHERE id > %s", [after])
     cache.clear()
     caches["local"].clear()
