@@ -65,7 +65,7 @@ def measure(base_url: str, *, parts: int, seconds: int, rounds: int) -> Section:
     for n in range(rounds):
         for case in ("without", "with") if n % 2 == 0 else ("with", "without"):
             runs[case].append(load.wrk(urls[case], seconds=seconds))
-    without, with_bike = (_rps(runs[case]) for case in ("without", "with"))
+    without, with_bike = (load.rate(runs[case]) for case in ("without", "with"))
     share = with_bike / without if without else 0.0
     errors = sum(run.errors for case in runs.values() for run in case)
     row = Row(
@@ -83,16 +83,6 @@ def measure(base_url: str, *, parts: int, seconds: int, rounds: int) -> Section:
         "with the universal ones). Both paths carry a query string: the visitors' page cache "
         f"answers neither. {rounds} runs of each, {seconds} s, alternating.",
         "",
-        "| run | req/s | p99 |",
-        "|---|---|---|",
-        *(
-            f"| {case} | {run.rps:,.0f} | {run.p99_ms:.1f} ms |"
-            for case, case_runs in runs.items()
-            for run in case_runs
-        ),
+        *load.runs_table(runs),
     ]
     return Section([row], details)
-
-
-def _rps(runs: list[load.Load]) -> float:
-    return sum(run.requests for run in runs) / sum(run.seconds for run in runs)

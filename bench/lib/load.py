@@ -35,6 +35,21 @@ class Load:
         return self.status_errors + self.socket_errors
 
 
+def rate(runs: list[Load]) -> float:
+    """Requests a second over several runs together."""
+    return sum(run.requests for run in runs) / sum(run.seconds for run in runs)
+
+
+def runs_table(runs: dict[str, list[Load]]) -> list[str]:
+    """Each run of each case as a Markdown table (the details under a row)."""
+    rows = [
+        f"| {case} | {run.rps:,.0f} | {run.p99_ms:.1f} ms |"
+        for case, r in runs.items()
+        for run in r
+    ]
+    return ["| run | req/s | p99 |", "|---|---|---|", *rows]
+
+
 def wrk(
     url: str,
     *,

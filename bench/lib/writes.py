@@ -92,7 +92,7 @@ def measure(base_url: str, *, path: str, token: str, seconds: int, rounds: int) 
                 runs[case].append(load.wrk(url, seconds=seconds))
                 elapsed = time.monotonic() - began
             writes.append((writer.done, writer.failed, elapsed))
-    quiet, busy = (_rps(runs[case]) for case in ("quiet", "busy"))
+    quiet, busy = (load.rate(runs[case]) for case in ("quiet", "busy"))
     share = busy / quiet if quiet else 0.0
     done, failed = sum(w[0] for w in writes), sum(w[1] for w in writes)
     rate = done / sum(w[2] for w in writes)
@@ -111,16 +111,6 @@ def measure(base_url: str, *, path: str, token: str, seconds: int, rounds: int) 
         f"order of part {part.pk} (the newest, on the page's first screen) placed and deleted "
         f"{RATE} times a second.",
         "",
-        "| run | req/s | p99 |",
-        "|---|---|---|",
-        *(
-            f"| {case} | {run.rps:,.0f} | {run.p99_ms:.1f} ms |"
-            for case, case_runs in runs.items()
-            for run in case_runs
-        ),
+        *load.runs_table(runs),
     ]
     return Section([row], details)
-
-
-def _rps(runs: list[load.Load]) -> float:
-    return sum(run.requests for run in runs) / sum(run.seconds for run in runs)
