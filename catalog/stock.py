@@ -92,18 +92,27 @@ def stock_reserve(
     Raises Conflict (409, STOCK_CHANGED) when fewer units are left, Part.DoesNotExist when
     the part is gone.
     """
+    part = stock_lock(part_id=part_id, quantity=quantity)
+    return stock_take(locked=part, quantity=quantity, order_id=order_id, by=by, note=note)
+
+
+def stock_take(
+    *, locked: Part, quantity: int, order_id: int | None = None, by=None, note: str = ""
+) -> Part:
+    """stock_reserve for a part that stock_lock locked, with `quantity` units on it, in the
+    caller's transaction (an order decided on that row: it is not read and locked again);
+    `locked`, as it is now."""
     if quantity <= 0:
         raise ValueError("quantity must be positive")
-    part = stock_lock(part_id=part_id, quantity=quantity)
     _move(
-        part=part,
+        part=locked,
         change=-quantity,
         reason=Reason.ORDER_PLACED,
         note=note,
         order_id=order_id,
         by=by,
     )
-    return part
+    return locked
 
 
 @transaction.atomic

@@ -10,17 +10,18 @@ it again never renews a hold. A paid order holds nothing: it has bought its stoc
 
 import math
 from collections.abc import Collection
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 from decimal import Decimal
 
 from django.conf import settings
-from django.db.models import Min, Sum
+from django.db.models import Count, Min, Q, Sum
 from django.utils import timezone
 
 from catalog.models import Part
 from core.wording import counted
 
-from ..models import Booking, BookingLine, HoldDeadline
+from ..models import Booking, HoldDeadline
 
 HELD_SHARE_EXCEEDED = (
     "You can hold at most {count} unit of this part until you pay.",
@@ -32,13 +33,36 @@ def hold_seconds() -> int:
     return settings.ORDER_HOLD_SECONDS
 
 
-def held_units(*, user, part_ids: Collection[int]) -> dict[int, int]:
-    """The units of each of `part_ids` that `user`'s unpaid orders hold now (in every line of
-    them), by part id; a part it holds none of is missing."""
-    holding = Booking.objects.filter(user=user).unpaid_holding()
-    lines = BookingLine.objects.filter(part_id__in=part_ids, booking__in=holding)
-    rows = lines.values("part_id").annotate(units=Sum("quantity")).order_by()
-    return {row["part_id"]: row["units"] for row in rows}
+@dataclass(frozen=True)
+class AccountHolds:
+    """What an account's unpaid orders that still hold their stock hold now: how many orders
+    they are, and of each part asked about, the units in them and the earliest deadline."""
+
+    orders: int
+    units: dict[int, int]
+    until: dict[int, datetime]
+
+
+def account_holds(*, user, part_ids: Collection[int], now: datetime | None = None) -> AccountHolds:
+    """The account's holds of `part_ids`, in one query (one row of sums) over the lines of its
+    unpaid orders that still hold their stock.
+
+    The query starts from the account's orders (its index), then their lines: its cost is the
+    account's holds, not how often a part was ever ordered, whatever the planner's statistics
+    say.
+    """
+    holding = Booking.objects.filter(user=user).unpaid_holding(now)
+    sums = {"orders": Count("pk", distinct=True)}
+    for pk in part_ids:
+        on_part = Q(lines__part_id=pk)
+        sums[f"units_{pk}"] = Sum("lines__quantity", filter=on_part)
+        sums[f"until_{pk}"] = Min("expires_at", filter=on_part)
+    row = holding.aggregate(**sums)
+    return AccountHolds(
+        orders=row["orders"],
+        units={pk: row[f"units_{pk}"] for pk in part_ids if row[f"units_{pk}"]},
+        until={pk: row[f"until_{pk}"] for pk in part_ids if row[f"until_{pk}"]},
+    )
 
 
 def hold_limit(*, part: Part, held: int) -> int:
@@ -52,10 +76,13 @@ def held_share_refusal(*, part: Part, quantity: int, held: int) -> str | None:
     """Why an account that holds `held` units of `part` may not hold `quantity` more (more
     than its share), or None.
 
-    Exact under concurrency only when nothing it reads can change until the order is written:
-    the caller holds the account's row lock (the account's own orders wait for each other),
-    `part` is the part's locked row (catalog.stock.stock_lock: other accounts' orders, releases
-    and adjustments of that part wait too) and `held` was read under both (held_units).
+    Never lets an account past its share under concurrency: the caller holds the account's
+    row lock (the account's own orders wait for each other) and read `held` under it
+    (account_holds), and `part` is the part's locked row (catalog.stock.stock_lock: other
+    accounts' orders, releases and adjustments of that part wait). What may still change
+    `held` between that read and the part's lock (a payment, a hold that lapsed meanwhile
+    going back on the shelf) can only make the check stricter: the units counted as held are
+    then either still held or counted twice, never missing.
     """
     limit = hold_limit(part=part, held=held)
     if held + quantity > limit:
@@ -63,20 +90,20 @@ def held_share_refusal(*, part: Part, quantity: int, held: int) -> str | None:
     return None
 
 
-def hold_deadline(*, user, parts: Collection[Part], now: datetime | None = None) -> datetime:
-    """When a new order of `parts` by `user` lapses: when the account's earliest earlier hold of
-    one of them would have (an unpaid order of it that still holds its stock, or one deleted
-    unpaid) while that is still ahead; else ORDER_HOLD_SECONDS from now. One order has one
-    hold, so a part held before makes the whole order lapse then."""
+def hold_deadline(
+    *, user, holds: AccountHolds, part_ids: Collection[int], now: datetime | None = None
+) -> datetime:
+    """When a new order of `part_ids` by `user` lapses: when the account's earliest earlier
+    hold of one of them would have (an unpaid order of it that still holds its stock, from
+    `holds`, or one deleted unpaid) while that is still ahead; else ORDER_HOLD_SECONDS from
+    now. One order has one hold, so a part held before makes the whole order lapse then."""
     now = now or timezone.now()
-    # The live orders first, then the deadlines kept from deleted ones: an order deleted (and
-    # its deadline kept, in the same transaction) between the two reads is seen by one of them.
-    ordering = BookingLine.objects.filter(part__in=parts).values("booking_id")
-    live = Booking.objects.filter(user=user, pk__in=ordering).unpaid_holding(now)
-    until = live.aggregate(until=Min("expires_at"))["until"]
-    kept = HoldDeadline.objects.filter(user=user, part__in=parts, expires_at__gt=now)
+    # `holds` was read first, then the deadlines kept from deleted orders: an order deleted
+    # (and its deadline kept, in the same transaction) between the two reads is seen by one.
+    live = [holds.until[pk] for pk in part_ids if pk in holds.until and holds.until[pk] > now]
+    kept = HoldDeadline.objects.filter(user=user, part__in=part_ids, expires_at__gt=now)
     kept_until = kept.aggregate(until=Min("expires_at"))["until"]
-    earlier = [d for d in (until, kept_until) if d]
+    earlier = [*live, *([kept_until] if kept_until else [])]
     return min(earlier) if earlier else now + timedelta(seconds=hold_seconds())
 
 

@@ -17,7 +17,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 
 from catalog.models import Part
-from catalog.stock import stock_lock, stock_reserve
+from catalog.stock import stock_lock, stock_take
 from core.background import run_after_commit
 from core.errors import Conflict
 from core.wording import counted
@@ -27,7 +27,7 @@ from ..emails import stock_fell_below_minimum
 from ..models import Booking, BookingLine
 from .common import booking_locked, orders_changed
 from .expiring import booking_release_lapsed_holds
-from .holds import held_share_refusal, held_units, hold_deadline
+from .holds import AccountHolds, account_holds, held_share_refusal, hold_deadline
 
 QUANTITY_BELOW_MINIMUM = "Quantity must be at least {minimum} (the minimum order quantity)"
 QUANTITY_ABOVE_STOCK = ("Only {count} unit is available", "Only {count} units are available")
@@ -83,22 +83,25 @@ def check_quantity(*, part: Part, quantity: int) -> None:
         raise ValidationError({"quantity": problem})
 
 
-def check_unpaid_cap(*, user) -> None:
-    """At most MAX_UNPAID_ORDERS unpaid, unexpired orders per account (409 beyond): orders,
-    however many lines each has.
+def account_locked_holds(*, user, part_ids: Sequence[int]) -> AccountHolds:
+    """The account's row locked until the order commits, and what its unpaid orders hold
+    (holds.account_holds) read under that lock; Conflict (409) when they are
+    MAX_UNPAID_ORDERS already (orders, however many lines each has).
 
-    The account's row is locked first, so two orders placed at once count each other (and
-    see each other's holds: holds.held_share_refusal). FOR NO KEY UPDATE, not FOR UPDATE: it
-    still makes the account's orders wait for each other, but not the rows that merely point
-    at the account (a history entry, a stock movement, a kept deadline). Those are written
-    while a part is locked, and an order waiting for that part while holding the account
-    would otherwise deadlock with them (a delete and a new order of one account at once).
+    Locked first, so two orders of one account placed at once count each other (and see each
+    other's holds: holds.held_share_refusal). FOR NO KEY UPDATE, not FOR UPDATE: it still
+    makes the account's orders wait for each other, but not the rows that merely point at the
+    account (a history entry, a stock movement, a kept deadline). Those are written while a
+    part is locked, and an order waiting for that part while holding the account would
+    otherwise deadlock with them (a delete and a new order of one account at once).
     """
     accounts = get_user_model().objects.select_for_update(no_key=True)
     accounts.filter(pk=user.pk).values_list("pk").first()
+    holds = account_holds(user=user, part_ids=part_ids)
     cap = settings.MAX_UNPAID_ORDERS
-    if Booking.objects.filter(user=user).unpaid_holding().count() >= cap:
+    if holds.orders >= cap:
         raise Conflict(TOO_MANY_UNPAID.format(count=cap))
+    return holds
 
 
 def booking_place(*, user, part: Part, quantity: int, address: str, phone: str) -> Booking:
@@ -165,17 +168,16 @@ def _booking_create(
     The order is written before the stock is taken so each stock movement can name it; a
     refusal (LineUnavailable) rolls everything back.
     """
-    check_unpaid_cap(user=user)
+    holds = account_locked_holds(user=user, part_ids=[pk for pk, _, _ in wanted])
     for part_id, part, quantity in wanted:
         if part is None:
             raise LineUnavailable(part_id=part_id, reason=PART_GONE, field="partId")
         if problem := quantity_problem(part=part, quantity=quantity):
             raise LineUnavailable(part_id=part_id, name=part.name, reason=problem)
     locked_lines = [(_locked(part=part, quantity=q), q) for _, part, q in wanted]
-    # Read under the account's and the parts' locks, for all the parts at once.
-    held = held_units(user=user, part_ids=[locked.pk for locked, _ in locked_lines])
     for locked, quantity in locked_lines:
-        refusal = held_share_refusal(part=locked, quantity=quantity, held=held.get(locked.pk, 0))
+        held = holds.units.get(locked.pk, 0)
+        refusal = held_share_refusal(part=locked, quantity=quantity, held=held)
         if refusal:
             raise LineUnavailable(part_id=locked.pk, name=locked.name, reason=refusal)
     lines = [
@@ -201,7 +203,7 @@ def _booking_create(
         name=user.name,
         address=address,
         phone=phone,
-        expires_at=hold_deadline(user=user, parts=[locked for locked, _ in locked_lines]),
+        expires_at=hold_deadline(user=user, holds=holds, part_ids=[pk for pk, _, _ in wanted]),
         **_summary(lines),
     )
     for line in lines:
@@ -251,7 +253,7 @@ def _summary(lines: list[BookingLine]) -> dict:
 def _reserve(*, booking: Booking, line: BookingLine, by) -> None:
     """Take the line's units off its part's shelf; the low-stock mail when they crossed the
     part's minimum order quantity."""
-    locked = stock_reserve(part_id=line.part_id, quantity=line.quantity, order_id=booking.pk, by=by)
+    locked = stock_take(locked=line.part, quantity=line.quantity, order_id=booking.pk, by=by)
     before = locked.available_quantity + line.quantity
     minimum = locked.minimum_order_quantity
     if stock_fell_below_minimum(before=before, after=locked.available_quantity, minimum=minimum):

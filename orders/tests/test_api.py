@@ -64,6 +64,19 @@ class TestPlaceOrder:
         part.refresh_from_db()
         assert part.available_quantity == 7
 
+    def test_an_order_of_one_line_is_fifteen_sql_statements(
+        self, as_user, user, part, django_assert_max_num_queries
+    ):
+        """The token's user, the part, lapsed holds; the account's lock and its holds in one
+        statement; the part's lock; kept deadlines; the order, its history, its line; the
+        stock and its movement (on the row already locked); the transaction; the answer's
+        lines. Twenty before the account's holds were one statement and the stock was taken
+        without locking the part again."""
+        as_user.post("/api/booking", order(part), format="json")  # the account holds some
+        with django_assert_max_num_queries(15):
+            response = as_user.post("/api/booking", order(part, quantity=2), format="json")
+        assert response.status_code == 201
+
     def test_prices_and_identity_cannot_be_forged(self, as_user, user, part):
         forged = order(
             part,
