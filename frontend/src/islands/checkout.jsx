@@ -4,7 +4,7 @@
 // cart with that line's problem shown there (lib/cart.js).
 import { useCallback, useState } from "react";
 import { AsyncButton } from "../components/AsyncButton.jsx";
-import { Field } from "../components/Field.jsx";
+import { ShipToFields } from "../components/ShipToFields.jsx";
 import { api } from "../lib/api.js";
 import { keepCartProblem } from "../lib/cart.js";
 import { flashNext } from "../lib/flash.js";
@@ -78,29 +78,12 @@ function Checkout({ cart, address = "", phone = "" }) {
         <p className="text-xl font-semibold">Total: {money(cart.total)}</p>
       </section>
       <form noValidate onSubmit={onSubmit} className="flex flex-col gap-3" aria-label="Checkout">
-        <Field
-          id="checkout-address"
-          name="address"
-          label="Address"
-          autoComplete="street-address"
-          placeholder="Where should we ship it?"
-          required
-          value={values.address}
+        <ShipToFields
+          prefix="checkout"
+          names={FIELDS}
+          values={values}
+          errors={errors}
           onChange={onChange}
-          error={errors.address}
-        />
-        <Field
-          id="checkout-phone"
-          name="phone"
-          label="Phone"
-          type="tel"
-          inputMode="tel"
-          autoComplete="tel"
-          placeholder="Your phone number"
-          required
-          value={values.phone}
-          onChange={onChange}
-          error={errors.phone}
         />
         <AsyncButton type="submit" busy={busy} className="btn-primary">
           Place order

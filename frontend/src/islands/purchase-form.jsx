@@ -4,6 +4,7 @@
 import { useCallback, useState } from "react";
 import { AsyncButton } from "../components/AsyncButton.jsx";
 import { Field } from "../components/Field.jsx";
+import { ShipToFields } from "../components/ShipToFields.jsx";
 import { api } from "../lib/api.js";
 import { flashNext } from "../lib/flash.js";
 import { money } from "../lib/format.js";
@@ -93,29 +94,12 @@ function PurchaseForm({ part, user }) {
         value={part.price.toFixed(2)}
         readOnly
       />
-      <Field
-        id="purchase-phone"
-        name="phone"
-        label="Phone"
-        type="tel"
-        inputMode="tel"
-        autoComplete="tel"
-        placeholder="Your phone number"
-        required
-        value={values.phone}
+      <ShipToFields
+        prefix="purchase"
+        names={["phone", "address"]}
+        values={values}
+        errors={errors}
         onChange={onChange}
-        error={errors.phone}
-      />
-      <Field
-        id="purchase-address"
-        name="address"
-        label="Address"
-        autoComplete="street-address"
-        placeholder="Where should we ship it?"
-        required
-        value={values.address}
-        onChange={onChange}
-        error={errors.address}
       />
       <Field
         id="purchase-quantity"
