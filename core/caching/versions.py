@@ -10,7 +10,7 @@ Read the versions before the data they cover (a write in between then bumps past
 every version a request needs in one round trip (`read`).
 """
 
-import time
+import secrets
 from collections.abc import Callable, Iterable
 from typing import TypeVar
 
@@ -102,15 +102,18 @@ def bump(*names: str) -> None:
 
 
 def _bump(names: Iterable[str]) -> None:
-    for name in names:
-        try:
-            cache.incr(f"version:{name}")
-        except ValueError:  # no version yet (or the cache was flushed)
-            _start(f"version:{name}")
+    # A version need only be new, not the next number: every name in one round trip
+    # (set_many), where an increment is one per name.
+    cache.set_many({f"version:{name}": _new_version() for name in names}, timeout=None)
 
 
 def _start(key: str) -> int | None:
-    """A first version: the clock, so that a flushed cache never brings back a version that
-    old copies were kept under."""
-    cache.add(key, time.time_ns(), timeout=None)
+    """A first version, for a name without one yet (or after the cache was flushed)."""
+    cache.add(key, _new_version(), timeout=None)
     return cache.get(key)
+
+
+def _new_version() -> int:
+    """A version never used before, on any server (62 random bits: an integer Redis can still
+    count up), so that a flushed cache never brings back one that old copies were kept under."""
+    return secrets.randbits(62)
