@@ -365,7 +365,6 @@ def main() -> int:
         run = Run(args=args, shop=shop, server=server, bare=bare, reads=reads)
         for name, step in STEPS:
             if not args.only or name in args.only:
-                db.analyze(DATABASE_URL)  # the rows the steps before added
                 sections += step(run)
 
     for section in sections:  # the load runs' table, now that every run is in it

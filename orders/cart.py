@@ -146,11 +146,18 @@ def _touch(cart: Cart) -> None:
     Cart.objects.filter(pk=cart.pk).update(updated_at=timezone.now())
 
 
-@transaction.atomic
 def cart_add(*, cart: Cart, part: Part, quantity: int) -> None:
     """Add `quantity` units of `part`: to its line when there is one, else as a new line (at
     most CART_MAX_LINES). The line's quantity must stay within the part's bounds (400
-    `quantity`; nothing changes)."""
+    `quantity`; nothing changes); 404 when the part was deleted meanwhile."""
+    try:
+        _cart_add(cart=cart, part=part, quantity=quantity)
+    except IntegrityError:  # a new line's part key is checked when the transaction commits
+        raise NotFound(services.PART_GONE) from None
+
+
+@transaction.atomic
+def _cart_add(*, cart: Cart, part: Part, quantity: int) -> None:
     _check_addition(part=part, quantity=quantity)
     _touch(cart)
     line = CartLine.objects.filter(cart=cart, part=part)
@@ -162,11 +169,8 @@ def cart_add(*, cart: Cart, part: Part, quantity: int) -> None:
     services.check_quantity(part=part, quantity=quantity)
     if CartLine.objects.filter(cart=cart).count() >= settings.CART_MAX_LINES:
         raise ValidationError({"partId": counted(settings.CART_MAX_LINES, *CART_FULL)})
-    try:
-        with transaction.atomic():
-            CartLine.objects.create(cart=cart, part=part, quantity=quantity)
-    except IntegrityError:
-        raise NotFound(services.PART_GONE) from None  # the part was deleted meanwhile
+    # No savepoint: the cart's lock above keeps another tab from adding the same line first.
+    CartLine.objects.create(cart=cart, part=part, quantity=quantity)
 
 
 @transaction.atomic

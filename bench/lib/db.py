@@ -2,7 +2,6 @@
 
 import os
 
-import psycopg
 import redis
 
 # One copy of the database and manage.py helpers, beside the servers they serve.
@@ -23,11 +22,3 @@ def redis_clear(url: str) -> None:
     client = redis.Redis.from_url(url, socket_timeout=5)
     client.ping()
     client.flushdb()
-
-
-def analyze(database_url: str) -> None:
-    """Fresh planner statistics, as autovacuum keeps them on a deployed PostgreSQL. The CI
-    machine's server runs with autovacuum off, where every table would look empty to the
-    planner however many rows the benchmark put in it."""
-    with psycopg.connect(database_url, autocommit=True, connect_timeout=5) as conn:
-        conn.execute("ANALYZE")

@@ -127,3 +127,20 @@ def test_two_carts_race_for_the_last_units_one_order_whole_the_other_cart_unchan
     assert lines == [(other.pk, 1), (last.pk, 3)]
     assert Part.objects.get(pk=last.pk).available_quantity == 0
     assert Part.objects.get(pk=other.pk).available_quantity == 9  # nothing held by the loser
+
+
+def test_a_part_deleted_while_it_is_added_is_a_404_and_no_line():
+    """The new line's part key is checked when the addition commits: the part gone by then is
+    the 404 "no longer available", not a server error, and the cart has no line."""
+    from core.errors import NotFound
+    from orders import cart
+    from orders.models import Cart
+
+    part = PartFactory(available_quantity=5, minimum_order_quantity=1)
+    the_cart = Cart.objects.create(user=UserFactory())
+    seen = Part.objects.get(pk=part.pk)  # what the shopper's request read
+    part.delete()
+
+    with pytest.raises(NotFound, match="This part is no longer available"):
+        cart.cart_add(cart=the_cart, part=seen, quantity=1)
+    assert not CartLine.objects.exists()
