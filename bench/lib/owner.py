@@ -117,7 +117,9 @@ def add_orders(total: int, *, after: int) -> int:
     first = last_order_id() + 1
     for start in range(0, missing, BATCH):
         made = Booking.objects.bulk_create(
-            _order(n, parts[n % len(parts)], people[n % len(people)])
+            # Customers in turn from the first generated order, whatever came before it: the
+            # searched customers have orders at 100 orders as at 100,000.
+            _order(n, parts[n % len(parts)], people[(n - after) % len(people)])
             for n in range(first + start, first + min(start + BATCH, missing))
         )
         one_line_each(made)
