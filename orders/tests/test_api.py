@@ -70,8 +70,7 @@ class TestPlaceOrder:
         """The token's user, the part, lapsed holds; the account's lock and its holds in one
         statement; the part's lock; kept deadlines; the order, its history, its line; the
         stock and its movement (on the row already locked); the transaction; the answer's
-        lines. Twenty before the account's holds were one statement and the stock was taken
-        without locking the part again."""
+        lines."""
         as_user.post("/api/booking", order(part), format="json")  # the account holds some
         with django_assert_max_num_queries(15):
             response = as_user.post("/api/booking", order(part, quantity=2), format="json")

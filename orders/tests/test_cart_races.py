@@ -12,7 +12,9 @@ from accounts.tests.factories import UserFactory
 from catalog.models import Part
 from catalog.tests.factories import PartFactory
 from conftest import bearer_client
-from orders.models import Booking, CartLine
+from core.errors import NotFound
+from orders import cart
+from orders.models import Booking, Cart, CartLine
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),
@@ -132,10 +134,6 @@ def test_two_carts_race_for_the_last_units_one_order_whole_the_other_cart_unchan
 def test_a_part_deleted_while_it_is_added_is_a_404_and_no_line():
     """The new line's part key is checked when the addition commits: the part gone by then is
     the 404 "no longer available", not a server error, and the cart has no line."""
-    from core.errors import NotFound
-    from orders import cart
-    from orders.models import Cart
-
     part = PartFactory(available_quantity=5, minimum_order_quantity=1)
     the_cart = Cart.objects.create(user=UserFactory())
     seen = Part.objects.get(pk=part.pk)  # what the shopper's request read
