@@ -2,7 +2,7 @@ from datetime import datetime
 
 from django.conf import settings
 from django.db import models
-from django.db.models import Case, CharField, Count, Q, Value, When
+from django.db.models import Case, CharField, Count, Exists, OuterRef, Q, Value, When
 from django.utils import timezone
 from simple_history.models import HistoricalRecords
 
@@ -70,6 +70,23 @@ class BookingQuerySet(models.QuerySet):
         what the release of lapsed holds takes (expired, not yet released)."""
         now = now or timezone.now()
         return self.filter(paid=False, released_at__isnull=True, expires_at__lte=now)
+
+    def with_line_of(self, part_ids):
+        """Orders with a line of one of `part_ids`: one-line orders by their own part link,
+        orders of several (no part link) through their lines."""
+        return self.filter(Q(part_id__in=part_ids) | _several_with_line_of(part_ids))
+
+    def lapsed_with_line_of(self, part_ids):
+        """lapsed() of with_line_of(), for .exists() before each order: the two kinds read
+        apart, so each reads only its side of the index of live holds by part."""
+        lapsed = self.lapsed()
+        one_line = lapsed.filter(part_id__in=part_ids).values("pk")
+        return one_line.union(lapsed.filter(_several_with_line_of(part_ids)).values("pk"), all=True)
+
+
+def _several_with_line_of(part_ids) -> Q:
+    lines = BookingLine.objects.filter(booking=OuterRef("pk"), part_id__in=part_ids)
+    return Q(Exists(lines), part__isnull=True)
 
 
 class Booking(models.Model):
@@ -155,11 +172,13 @@ class Booking(models.Model):
             ),
             models.Index(fields=["paid_at"], name="orders_booking_paid_at"),
             # The holds that may still need releasing: few at any time, whatever the number of
-            # orders; their lines name the parts (lapsed holds of a part, held units).
+            # orders. By part: the lapsed holds an order of a part releases first are read
+            # under that part (one-line orders) and under NULL (orders of several lines,
+            # through their lines): lapsed_with_line_of.
             models.Index(
-                fields=["expires_at"],
+                fields=["part", "expires_at"],
                 condition=models.Q(paid=False, released_at__isnull=True),
-                name="orders_booking_live_holds",
+                name="orders_booking_part_live_holds",
             ),
         ]
         constraints = [

@@ -34,9 +34,9 @@ def booking_release_lapsed_holds(*, part_ids: Collection[int] | None = None) -> 
     """
     due = Booking.objects.all()
     if part_ids is not None:
-        due = due.filter(pk__in=BookingLine.objects.filter(part_id__in=part_ids).values("booking"))
-        if not due.lapsed().exists():
+        if not Booking.objects.lapsed_with_line_of(part_ids).exists():
             return 0  # what an order usually finds: one plain read instead of a transaction
+        due = due.with_line_of(part_ids)
     released = 0
     while batch := _release_lapsed(due):
         released += batch

@@ -68,6 +68,25 @@ def test_an_order_of_one_of_its_parts_releases_the_whole_lapsed_order(
     assert order.released_at is not None
 
 
+def test_an_order_releases_only_the_lapsed_orders_with_a_line_of_its_parts(
+    order, user, other_user, pads, rotor
+):
+    """Orders of one line are found by their part, orders of several by their lines: an
+    order of another part releases neither kind, an order of the pads only this one."""
+    fluid, lever = (PartFactory(available_quantity=5, minimum_order_quantity=1) for _ in range(2))
+    of_fluid = services.booking_place(user=user, part=fluid, quantity=1, address="a", phone="12345")
+    lapse(order)
+    lapse(of_fluid)
+
+    place_lines(other_user, (lever, 1))
+    assert Booking.objects.filter(released_at__isnull=False).count() == 0
+
+    place_lines(other_user, (pads, 1), (lever, 1))
+    released = Booking.objects.filter(released_at__isnull=False)
+    assert list(released.values_list("pk", flat=True)) == [order.pk]
+    assert stock(pads, rotor, fluid) == (9, 6, 4)
+
+
 def test_deleting_an_order_gives_back_every_line(order, pads, rotor):
     assert services.booking_cancel(booking=order) is True
 
