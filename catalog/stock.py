@@ -10,8 +10,10 @@ else. Callers (orders, admin, the API) never write a part's stock themselves and
 the cache.
 """
 
+from collections.abc import Collection, Sequence
+
 from django.db import transaction
-from django.db.models import F
+from django.db.models import Case, F, IntegerField, Value, When
 
 from core.caching import versions
 from core.errors import Conflict, Rejected
@@ -75,12 +77,30 @@ def stock_lock(*, part_id: int, quantity: int) -> Part:
     """The part's row, locked until the caller's transaction ends, with at least `quantity`
     units on the shelf: what a rule about a reservation decides on, so that nothing changes
     the stock between the decision and stock_reserve (Conflict, STOCK_CHANGED, when fewer
-    units are left; Part.DoesNotExist when the part is gone). Not atomic on purpose: outside
-    a transaction the lock would end at once, and Django refuses that."""
-    part = _locked(part_id)
-    if quantity > part.available_quantity:
-        raise Conflict(counted(part.available_quantity, *STOCK_CHANGED))
+    units are left; Part.DoesNotExist when the part is gone)."""
+    part = stock_lock_parts(part_ids=[part_id]).get(part_id)
+    if part is None:
+        raise Part.DoesNotExist
+    if shortfall := stock_shortfall(part=part, quantity=quantity):
+        raise Conflict(shortfall)
     return part
+
+
+def stock_lock_parts(*, part_ids: Collection[int]) -> dict[int, Part]:
+    """The rows of those parts still there, by id, locked in id order (two orders of some of
+    the same parts wait for each other, never deadlock) until the caller's transaction ends,
+    in one statement. Not atomic on purpose: outside a transaction the locks would end at
+    once, and Django refuses that."""
+    rows = Part.objects.select_for_update().defer("search_vector").filter(pk__in=part_ids)
+    return {part.pk: part for part in rows.order_by("pk")}
+
+
+def stock_shortfall(*, part: Part, quantity: int) -> str | None:
+    """Why `quantity` units cannot be reserved on the locked `part` (STOCK_CHANGED: fewer are
+    left), or None when they can."""
+    if quantity > part.available_quantity:
+        return counted(part.available_quantity, *STOCK_CHANGED)
+    return None
 
 
 @transaction.atomic
@@ -102,17 +122,39 @@ def stock_take(
     """stock_reserve for a part that stock_lock locked, with `quantity` units on it, in the
     caller's transaction (an order decided on that row: it is not read and locked again);
     `locked`, as it is now."""
-    if quantity <= 0:
-        raise ValueError("quantity must be positive")
-    _move(
-        part=locked,
-        change=-quantity,
-        reason=Reason.ORDER_PLACED,
-        note=note,
-        order_id=order_id,
-        by=by,
-    )
+    stock_take_lines(lines=[(locked, quantity)], order_id=order_id, by=by, note=note)
     return locked
+
+
+def stock_take_lines(
+    *, lines: Sequence[tuple[Part, int]], order_id: int | None = None, by=None, note: str = ""
+) -> None:
+    """stock_take of every `(locked part, quantity)` of one order at once: one write of the
+    parts' stock, one of their movements and one round trip to make them stale, however
+    many lines. Each part is updated in place to its stock now."""
+    if any(quantity <= 0 for _, quantity in lines):
+        raise ValueError("quantity must be positive")
+    taken = Case(
+        *(When(pk=part.pk, then=Value(quantity)) for part, quantity in lines),
+        output_field=IntegerField(),
+    )
+    parts = Part.objects.filter(pk__in=[part.pk for part, _ in lines])
+    parts.update(available_quantity=F("available_quantity") - taken)
+    versions.bump(*(part_version(part.pk) for part, _ in lines), PARTS)
+    movements = []
+    for part, quantity in lines:
+        part.available_quantity -= quantity
+        movements.append(
+            _movement(
+                part,
+                change=-quantity,
+                reason=Reason.ORDER_PLACED,
+                note=note,
+                order_id=order_id,
+                by=by,
+            )
+        )
+    StockMovement.objects.bulk_create(movements)
 
 
 @transaction.atomic

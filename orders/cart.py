@@ -14,7 +14,7 @@ from decimal import Decimal
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
-from django.db.models import F
+from django.db.models import Count, F, Q, Sum
 from django.db.models.functions import Greatest, Least
 from django.utils import timezone
 
@@ -160,14 +160,17 @@ def cart_add(*, cart: Cart, part: Part, quantity: int) -> None:
 def _cart_add(*, cart: Cart, part: Part, quantity: int) -> None:
     _check_addition(part=part, quantity=quantity)
     _touch(cart)
-    line = CartLine.objects.filter(cart=cart, part=part)
-    # In the database: another tab's addition, waiting for the cart, adds to this sum. Out of
-    # bounds, the raise rolls the addition back.
-    if line.update(quantity=F("quantity") + quantity):
-        services.check_quantity(part=part, quantity=line.values_list("quantity", flat=True)[0])
-        return
+    # Read under the cart's lock: another tab's addition waits for it, then reads this one's.
+    lines = CartLine.objects.filter(cart=cart)
+    now = lines.aggregate(lines=Count("pk"), quantity=Sum("quantity", filter=Q(part=part)))
+    line = lines.filter(part=part)
+    if now["quantity"] is not None:
+        services.check_quantity(part=part, quantity=now["quantity"] + quantity)
+        # In the database, not the sum read: a line removed meanwhile is added again below.
+        if line.update(quantity=F("quantity") + quantity):
+            return
     services.check_quantity(part=part, quantity=quantity)
-    if CartLine.objects.filter(cart=cart).count() >= settings.CART_MAX_LINES:
+    if now["lines"] >= settings.CART_MAX_LINES:
         raise ValidationError({"partId": counted(settings.CART_MAX_LINES, *CART_FULL)})
     # No savepoint: the cart's lock above keeps another tab from adding the same line first.
     CartLine.objects.create(cart=cart, part=part, quantity=quantity)
@@ -233,12 +236,13 @@ def cart_checkout(*, user, address: str, phone: str) -> Booking:
     unchanged when a line cannot be had); then the cart is empty. 400 when it is empty.
 
     The cart's row stays locked until the order is committed: a second checkout of the same
-    cart (a double click, another device) waits, then finds it empty."""
+    cart (a double click, another device) waits, then finds it empty. The cart is emptied
+    before the order is placed, so that the parts' locks are not held for it; a refused order
+    rolls that back with the rest."""
     with transaction.atomic():
         cart = Cart.objects.select_for_update().filter(user=user).first()
         lines = list(CartLine.objects.filter(cart=cart).values_list("part_id", "quantity"))
         if cart is None or not lines:
             raise Rejected(CART_EMPTY)
-        booking = services.booking_place_lines(user=user, lines=lines, address=address, phone=phone)
         CartLine.objects.filter(cart=cart).delete()  # what was read under the lock: all of it
-    return booking
+        return services.booking_place_lines(user=user, lines=lines, address=address, phone=phone)

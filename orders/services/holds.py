@@ -78,7 +78,7 @@ def held_share_refusal(*, part: Part, quantity: int, held: int) -> str | None:
 
     Never lets an account past its share under concurrency: the caller holds the account's
     row lock (the account's own orders wait for each other) and read `held` under it
-    (account_holds), and `part` is the part's locked row (catalog.stock.stock_lock: other
+    (account_holds), and `part` is the part's locked row (catalog.stock.stock_lock_parts: other
     accounts' orders, releases and adjustments of that part wait). What may still change
     `held` between that read and the part's lock (a payment, a hold that lapsed meanwhile
     going back on the shelf) can only make the check stricter: the units counted as held are

@@ -17,7 +17,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 
 from catalog.models import Part
-from catalog.stock import stock_lock, stock_take
+from catalog.stock import stock_lock_parts, stock_shortfall, stock_take_lines
 from core.background import run_after_commit
 from core.errors import Conflict
 from core.wording import counted
@@ -162,19 +162,22 @@ def _booking_create(
     `wanted` is `(part_id, the shopper's view of the part or None when it is gone, quantity)`
     per line, in part id order. Lapsed holds on those parts went back on the shelf first
     (the callers), so a hold that lapsed never blocks a shopper, worker or no worker. Bounds
-    are checked against the views first; then each part's row is locked, in id order (two
-    orders of the same parts wait for each other and never deadlock), where a shortfall
-    means another order got there first, and the account's share of the part is decided.
-    The order is written before the stock is taken so each stock movement can name it; a
-    refusal (LineUnavailable) rolls everything back.
+    are checked against the views first, and the hold's deadline is decided on the account's
+    lock; then the parts' rows are locked, in id order (two orders of the same parts wait for
+    each other and never deadlock), where a shortfall means another order got there first,
+    and the account's share of each part is decided. The order is written before the stock
+    is taken so each stock movement can name it; a refusal (LineUnavailable) rolls
+    everything back.
     """
-    holds = account_locked_holds(user=user, part_ids=[pk for pk, _, _ in wanted])
+    part_ids = [pk for pk, _, _ in wanted]
+    holds = account_locked_holds(user=user, part_ids=part_ids)
     for part_id, part, quantity in wanted:
         if part is None:
             raise LineUnavailable(part_id=part_id, reason=PART_GONE, field="partId")
         if problem := quantity_problem(part=part, quantity=quantity):
             raise LineUnavailable(part_id=part_id, name=part.name, reason=problem)
-    locked_lines = [(_locked(part=part, quantity=q), q) for _, part, q in wanted]
+    expires_at = hold_deadline(user=user, holds=holds, part_ids=part_ids)
+    locked_lines = _locked_lines(wanted)
     for locked, quantity in locked_lines:
         held = holds.units.get(locked.pk, 0)
         refusal = held_share_refusal(part=locked, quantity=quantity, held=held)
@@ -203,30 +206,33 @@ def _booking_create(
         name=user.name,
         address=address,
         phone=phone,
-        expires_at=hold_deadline(user=user, holds=holds, part_ids=[pk for pk, _, _ in wanted]),
+        expires_at=expires_at,
         **_summary(lines),
     )
     for line in lines:
         line.booking = booking
     BookingLine.objects.bulk_create(lines)
-    for line in lines:
-        _reserve(booking=booking, line=line, by=user)
+    _reserve(booking=booking, lines=lines, by=user)
     orders_changed()
     run_after_commit(tasks.send_booking_placed, booking_id=booking.pk)
     return booking
 
 
-def _locked(*, part: Part, quantity: int) -> Part:
-    """The part's locked row with at least `quantity` units on it (LineUnavailable
-    otherwise), until the order commits."""
-    try:
-        return stock_lock(part_id=part.pk, quantity=quantity)
-    except Part.DoesNotExist:
-        raise LineUnavailable(part_id=part.pk, reason=PART_GONE, field="partId") from None
-    except Conflict as short:
-        raise LineUnavailable(
-            part_id=part.pk, name=part.name, reason=short.message, stock_changed=True
-        ) from None
+def _locked_lines(wanted: list[tuple[int, Part, int]]) -> list[tuple[Part, int]]:
+    """Each line's part, its row locked until the order commits, with at least the line's
+    quantity on it (LineUnavailable otherwise, for the first line in part id order)."""
+    rows = stock_lock_parts(part_ids=[pk for pk, _, _ in wanted])
+    locked_lines = []
+    for part_id, part, quantity in wanted:
+        locked = rows.get(part_id)
+        if locked is None:
+            raise LineUnavailable(part_id=part_id, reason=PART_GONE, field="partId")
+        if shortfall := stock_shortfall(part=locked, quantity=quantity):
+            raise LineUnavailable(
+                part_id=part_id, name=part.name, reason=shortfall, stock_changed=True
+            )
+        locked_lines.append((locked, quantity))
+    return locked_lines
 
 
 def _summary(lines: list[BookingLine]) -> dict:
@@ -250,17 +256,20 @@ def _summary(lines: list[BookingLine]) -> dict:
     }
 
 
-def _reserve(*, booking: Booking, line: BookingLine, by) -> None:
-    """Take the line's units off its part's shelf; the low-stock mail when they crossed the
-    part's minimum order quantity."""
-    locked = stock_take(locked=line.part, quantity=line.quantity, order_id=booking.pk, by=by)
-    before = locked.available_quantity + line.quantity
-    minimum = locked.minimum_order_quantity
-    if stock_fell_below_minimum(before=before, after=locked.available_quantity, minimum=minimum):
-        # Only then: the task checks the same rule again, and most orders need no task.
-        run_after_commit(
-            tasks.send_low_stock, booking_id=booking.pk, before=before, part_id=line.part_id
-        )
+def _reserve(*, booking: Booking, lines: list[BookingLine], by) -> None:
+    """Take the lines' units off their parts' shelves (at once); the low-stock mail for each
+    part whose stock crossed its minimum order quantity."""
+    stock_take_lines(
+        lines=[(line.part, line.quantity) for line in lines], order_id=booking.pk, by=by
+    )
+    for line in lines:
+        after, minimum = line.part.available_quantity, line.part.minimum_order_quantity
+        before = after + line.quantity
+        if stock_fell_below_minimum(before=before, after=after, minimum=minimum):
+            # Only then: the task checks the same rule again, and most orders need no task.
+            run_after_commit(
+                tasks.send_low_stock, booking_id=booking.pk, before=before, part_id=line.part_id
+            )
 
 
 @transaction.atomic

@@ -68,7 +68,7 @@ class TestPlaceOrder:
         self, as_user, user, part, django_assert_max_num_queries
     ):
         """The token's user, the part, lapsed holds; the account's lock and its holds in one
-        statement; the part's lock; kept deadlines; the order, its history, its line; the
+        statement; kept deadlines; the part's lock; the order, its history, its line; the
         stock and its movement (on the row already locked); the transaction; the answer's
         lines."""
         as_user.post("/api/booking", order(part), format="json")  # the account holds some

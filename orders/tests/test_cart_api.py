@@ -5,6 +5,8 @@ from datetime import timedelta
 from decimal import Decimal
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 from rest_framework.test import APIClient
 
@@ -275,3 +277,19 @@ class TestQueries:
             add(as_user, PartFactory(minimum_order_quantity=1, available_quantity=5), 1)
         with django_assert_max_num_queries(6):
             assert as_user.get("/api/cart").json()["count"] == 10
+
+    def test_a_checkout_of_three_lines_takes_as_many_queries_as_one_of_one(self, as_user):
+        """The parts are locked in one statement, their stock and movements written in one
+        each: what the parts' locks are held for does not grow with the lines."""
+        where = {"address": "1 Road", "phone": "12345"}
+        parts = [PartFactory(minimum_order_quantity=1, available_quantity=5) for _ in range(4)]
+        add(as_user, parts[0], 1)
+        as_user.post("/api/checkout", where, format="json")  # the account's first order
+        queries = []
+        for lines in (parts[1:2], parts[1:]):
+            for part in lines:
+                add(as_user, part, 1)
+            with CaptureQueriesContext(connection) as checkout:
+                assert as_user.post("/api/checkout", where, format="json").status_code == 201
+            queries.append(len(checkout.captured_queries))
+        assert queries[0] == queries[1] > 0
