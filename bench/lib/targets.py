@@ -73,7 +73,7 @@ AGAINST_PROJECT = [
 # The search page against a bare view running the same full-text query (bench/bare).
 SEARCH_SHARE = 0.5
 BOOKING_SHARE = 0.35  # POST /api/booking against the bare project's lock-and-insert view
-CHECKOUT_SHARE = 0.5  # a checkout of 3 lines (with its 3 cart requests) against POST /api/booking
+CHECKOUT_SHARE = 0.5  # POST /api/checkout of a cart of 3 lines against POST /api/booking
 P99_FACTOR = 4
 LARGE_TOLERANCE = 0.2
 LIGHTHOUSE_PAGES = [HOME, ALLPARTS, PART, "/allparts?q=brake", "/login"]
