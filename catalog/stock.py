@@ -113,25 +113,18 @@ def stock_reserve(
     the part is gone.
     """
     part = stock_lock(part_id=part_id, quantity=quantity)
-    return stock_take(locked=part, quantity=quantity, order_id=order_id, by=by, note=note)
-
-
-def stock_take(
-    *, locked: Part, quantity: int, order_id: int | None = None, by=None, note: str = ""
-) -> Part:
-    """stock_reserve for a part that stock_lock locked, with `quantity` units on it, in the
-    caller's transaction (an order decided on that row: it is not read and locked again);
-    `locked`, as it is now."""
-    stock_take_lines(lines=[(locked, quantity)], order_id=order_id, by=by, note=note)
-    return locked
+    stock_take_lines(lines=[(part, quantity)], order_id=order_id, by=by, note=note)
+    return part
 
 
 def stock_take_lines(
     *, lines: Sequence[tuple[Part, int]], order_id: int | None = None, by=None, note: str = ""
 ) -> None:
-    """stock_take of every `(locked part, quantity)` of one order at once: one write of the
-    parts' stock, one of their movements and one round trip to make them stale, however
-    many lines. Each part is updated in place to its stock now."""
+    """Take the units of every `(part, quantity)` of one order, each part's row locked by
+    stock_lock_parts with at least `quantity` units on it, in the caller's transaction (the
+    order decided on those rows: they are not read and locked again). One write of the
+    parts' stock, one of their movements and one version bump, however many lines; each part
+    is updated in place to its stock now."""
     if any(quantity <= 0 for _, quantity in lines):
         raise ValueError("quantity must be positive")
     taken = Case(

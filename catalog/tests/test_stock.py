@@ -1,6 +1,7 @@
 """catalog.stock: every stock change locked, checked, kept as a movement, shown at once."""
 
 import pytest
+from django.db import transaction
 
 from catalog import selectors, stock
 from catalog.models import Part, StockMovement
@@ -36,6 +37,22 @@ def test_reserve_takes_units_keeps_the_order_and_refreshes_the_cached_catalog(us
         77,
         user,
     )
+
+
+def test_an_orders_lines_are_taken_at_once_each_with_its_movement(user):
+    pads, rotor = PartFactory(available_quantity=10), PartFactory(available_quantity=5)
+    assert (shown_stock(pads), shown_stock(rotor)) == (10, 5)
+    with transaction.atomic():
+        rows = stock.stock_lock_parts(part_ids=[rotor.pk, pads.pk])
+        lines = [(rows[pads.pk], 3), (rows[rotor.pk], 5)]
+        stock.stock_take_lines(lines=lines, order_id=78, by=user)
+    assert (rows[pads.pk].available_quantity, rows[rotor.pk].available_quantity) == (7, 0)
+    assert (shown_stock(pads), shown_stock(rotor)) == (7, 0)
+    taken = StockMovement.objects.filter(order_id=78).order_by("part_id")
+    assert list(taken.values_list("part_id", "change", "stock_after", "by")) == [
+        (pads.pk, -3, 7, user.pk),
+        (rotor.pk, -5, 0, user.pk),
+    ]
 
 
 def test_reserve_beyond_the_stock_is_the_409_with_the_units_left():
