@@ -163,11 +163,10 @@ def _cart_add(*, cart: Cart, part: Part, quantity: int) -> None:
     # Read under the cart's lock: another tab's addition waits for it, then reads this one's.
     lines = CartLine.objects.filter(cart=cart)
     now = lines.aggregate(lines=Count("pk"), quantity=Sum("quantity", filter=Q(part=part)))
-    line = lines.filter(part=part)
     if now["quantity"] is not None:
         services.check_quantity(part=part, quantity=now["quantity"] + quantity)
         # In the database, not the sum read: a line removed meanwhile is added again below.
-        if line.update(quantity=F("quantity") + quantity):
+        if lines.filter(part=part).update(quantity=F("quantity") + quantity):
             return
     services.check_quantity(part=part, quantity=quantity)
     if now["lines"] >= settings.CART_MAX_LINES:

@@ -72,9 +72,16 @@ def measure(
         return post_json(base_url + "/api/booking", body, token) == 201
 
     def fill(cart: Cart) -> None:
-        CartLine.objects.bulk_create(
-            CartLine(cart=cart, part_id=part, quantity=1) for part in carted
-        )
+        # A cart whose checkout failed still holds its lines: those are left as they are.
+        lines = (CartLine(cart=cart, part_id=part, quantity=1) for part in carted)
+        CartLine.objects.bulk_create(lines, ignore_conflicts=True)
+
+    def fill_all() -> None:
+        for cart in carts.values():
+            fill(cart)
+
+    def empty_all() -> None:
+        CartLine.objects.filter(cart__in=carts.values()).delete()
 
     def check_out(token: str) -> bool:
         placed = post_json(base_url + "/api/checkout", where, token) == 201
@@ -89,22 +96,17 @@ def measure(
 
     cases = {"booking": book, "checkout": check_out, "journey": journey}
     runs: dict[str, list[tuple[int, int, float]]] = {case: [] for case in cases}
-    CartLine.objects.filter(cart__in=carts.values()).delete()
-    for cart in carts.values():
-        CartLine.objects.bulk_create(
-            CartLine(cart=cart, part_id=part, quantity=1) for part in carted
-        )
+    fill_all()
     _run(1, tokens, book)  # warm
     for n in range(rounds):
         order = list(cases) if n % 2 == 0 else list(reversed(cases))
         for case in order:
             if case == "journey":  # it starts from empty carts; the checkout run from full ones
-                CartLine.objects.filter(cart__in=carts.values()).delete()
+                empty_all()
             runs[case].append(_run(seconds, tokens, cases[case]))
             if case == "journey":
-                for cart in carts.values():
-                    fill(cart)
-    CartLine.objects.filter(cart__in=carts.values()).delete()
+                fill_all()
+    empty_all()
     rate = {case: sum(r[0] for r in rs) / sum(r[2] for r in rs) for case, rs in runs.items()}
     failed = {case: sum(r[1] for r in rs) for case, rs in runs.items()}
     checkouts = sum(r[0] for case in ("checkout", "journey") for r in runs[case])
