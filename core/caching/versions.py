@@ -7,7 +7,9 @@ step, everywhere. Because its key names the versions, a copy may also be kept in
 ("local", a LocMemCache): a copy is never served stale, since its key names an old version.
 
 Read the versions before the data they cover (a write in between then bumps past them), and
-every version a request needs in one round trip (`read`).
+every version a request needs in one round trip (`read`); with Redis, each process keeps the
+versions it has read until Redis says they changed (core.caching.tracking), so most reads
+make no round trip at all.
 """
 
 import secrets

@@ -162,6 +162,8 @@ if REDIS_URL:
                 "SOCKET_CONNECT_TIMEOUT": 0.5,  # loopback or a LAN: Redis answers in a ms or two
                 "SOCKET_TIMEOUT": 0.5,
                 "RETRY_AFTER": 5,  # seconds without trying Redis after a connection failure
+                # core.caching.versions' keys: kept in each process, Redis tells of changes.
+                "TRACK_PREFIX": "version:",
             },
         },
         **LOCAL_CACHES,

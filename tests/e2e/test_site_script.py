@@ -18,6 +18,8 @@ def test_a_part_image_that_fails_shows_the_placeholder(site):
     # The card's image link is hidden from screen readers (the name's link says the same).
     image = site.locator('img[alt="Ghost part"]')
     expect(image).to_have_attribute("src", PLACEHOLDER)
+    # The placeholder then loads (waited for: right after the swap it may still be on its way).
+    image.evaluate("img => img.complete || new Promise(done => img.addEventListener('load', done))")
     assert image.evaluate("img => img.naturalWidth") > 0
     shot(site, "allparts-broken-image")
 
