@@ -80,6 +80,28 @@ def test_api_list_is_cached_until_the_catalog_changes(client):
     ]
 
 
+def test_a_page_of_the_api_list_is_kept_until_the_catalog_changes(client):
+    """API clients page the catalog with `limit` and `offset`: those pages are kept too; a
+    search or a filter (a new query each time) never is."""
+    PartFactory(name="Fork seal")
+    PartFactory(name="Steering damper")
+    for path in ("/api/allparts?limit=1", "/api/allparts?limit=1&offset=1"):
+        first = client.get(path)
+        with CaptureQueriesContext(connection) as queries:
+            assert client.get(path).content == first.content
+        assert len(queries) == 0, path
+    assert client.get("/api/allparts?limit=1&offset=1").json()[0]["name"] == "Fork seal"
+    assert client.get("/api/allparts?limit=1&offset=1")["X-Total-Count"] == "2"
+    PartFactory(name="Chain guard")
+    assert client.get("/api/allparts?limit=1").json()[0]["name"] == "Chain guard"
+    assert client.get("/api/allparts?limit=1")["X-Total-Count"] == "3"
+    for path in ("/api/allparts?limit=1&q=seal", "/api/allparts?limit=1&inStock=true"):
+        client.get(path)
+        with CaptureQueriesContext(connection) as queries:
+            client.get(path)
+        assert len(queries) > 0, path
+
+
 # --- Answered before the middleware (core.caching.pages.PageCacheMiddleware) --------------
 
 

@@ -25,7 +25,7 @@ arguments: "part:{pk}"):
   its expiry (a year; every page with a form renders it again).
 
 Neither is kept nor served for anything but a GET or HEAD without a query string (but a page
-number), a bearer token or a pending message in a cookie. `PageCacheMiddleware`, right after
+number, or an API list's `limit` and `offset`), a bearer token or a pending message in a cookie. `PageCacheMiddleware`, right after
 core.middleware.PrivateAnswerMiddleware (which marks the per-session pages `private,
 no-store`, answered from here too), keeps what the decorated views render and learns which
 paths they are; the next request for a learned path is answered before sessions,
@@ -55,8 +55,9 @@ NO_BIKE = "0"
 BIKE_COOKIE = re.compile(r"^\d{1,19}$")
 MESSAGES_COOKIE = "messages"  # django.contrib.messages' cookie storage: pending messages
 MESSAGES = "_messages"  # where its session storage keeps pending ones
-# Query strings worth keeping: none, or a short page number (keeps the key space small).
-CACHEABLE_QUERY = re.compile(r"^(page=\d{1,3})?$")
+# Query strings worth keeping (short numbers keep the key space small): none, a page number,
+# or the API's page of a list (`limit`, then `offset`; API clients page the catalog so).
+CACHEABLE_QUERY = re.compile(r"^(page=\d{1,3}|limit=\d{1,3}(&offset=\d{1,5})?)?$")
 SESSION_COOKIE = re.compile(r"^[a-z0-9]{32}$")  # the session keys Django makes
 LEARNED_PATHS = 20_000  # paths remembered per process (then forgotten and learned again)
 _SESSION_STORE = import_module(settings.SESSION_ENGINE).SessionStore
