@@ -10,6 +10,7 @@ from django.test import Client
 from rest_framework.test import APIClient
 
 from accounts.tests.factories import TEST_PASSWORD
+from catalog import services
 from catalog.garage import fit_warnings, parts_not_fitting
 from catalog.models import Fitment, GarageBike, Vehicle
 from catalog.selectors import PARTS, part_version
@@ -66,6 +67,16 @@ def test_allparts_has_the_picker_with_every_make(client, shop):
     assert options(response, "make") == ["Kawasaki", "Yamaha"]
     assert options(response, "model") == []
     assert re.search(r'<form method="get" action="/garage"', response.content.decode())
+
+
+def test_a_make_added_later_is_in_every_pages_picker(client, shop):
+    """The picker is kept under the makes it lists: a search (never a kept page) shows the
+    new make too."""
+    for path in ("/allparts", "/allparts?q=pads"):
+        assert options(client.get(path), "make") == ["Kawasaki", "Yamaha"]
+    services.vehicle_save(vehicle=Vehicle(make="Ducati", model="Monster", year=2021))
+    for path in ("/allparts", "/allparts?q=pads"):
+        assert options(client.get(path), "make") == ["Ducati", "Kawasaki", "Yamaha"], path
 
 
 def test_each_round_trip_fills_the_next_select(client, shop):
