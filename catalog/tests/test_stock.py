@@ -55,6 +55,16 @@ def test_an_orders_lines_are_taken_at_once_each_with_its_movement(user):
     ]
 
 
+def test_two_lines_of_one_part_are_refused_and_nothing_is_taken(user):
+    pads = PartFactory(available_quantity=10)
+    with transaction.atomic():
+        locked = stock.stock_lock_parts(part_ids=[pads.pk])[pads.pk]
+        with pytest.raises(ValueError, match="one line per part"):
+            stock.stock_take_lines(lines=[(locked, 3), (locked, 2)], order_id=79, by=user)
+    assert shown_stock(pads) == 10
+    assert not StockMovement.objects.filter(order_id=79).exists()
+
+
 def test_reserve_beyond_the_stock_is_the_409_with_the_units_left():
     part = PartFactory(available_quantity=3)
     with pytest.raises(Conflict) as refusal:
