@@ -127,9 +127,8 @@ def stock_take_lines(
     is updated in place to its stock now."""
     if any(quantity <= 0 for _, quantity in lines):
         raise ValueError("quantity must be positive")
-    if len({part.pk for part, _ in lines}) != len(
-        lines
-    ):  # one When per part: a second would be lost
+    # One When per part below: a second line of the same part would be lost.
+    if len({part.pk for part, _ in lines}) != len(lines):
         raise ValueError("one line per part")
     taken = Case(
         *(When(pk=part.pk, then=Value(quantity)) for part, quantity in lines),
