@@ -1,5 +1,7 @@
 """Fixtures shared by every app's tests: API clients for each kind of caller."""
 
+from pathlib import Path
+
 import pytest
 from django.conf import settings
 from django.core.cache import caches
@@ -18,6 +20,19 @@ def bearer_client(user) -> APIClient:
     client = APIClient()
     client.credentials(HTTP_AUTHORIZATION=f"Bearer {RefreshToken.for_user(user).access_token}")
     return client
+
+
+@pytest.fixture(scope="session")
+def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix):
+    """On SQLite the test database is a file, `test_<name>` beside the database's own, as
+    `make run`'s is a file: the live server's threads and the background threads each open
+    their own connection, as on PostgreSQL. (Django's default, one in-memory database shared
+    by the threads, fails at once on a table another thread holds: "database table is
+    locked".)"""
+    db = settings.DATABASES["default"]
+    if db["ENGINE"].endswith("sqlite3") and db["NAME"] != ":memory:" and not db["TEST"]["NAME"]:
+        name = Path(db["NAME"])
+        db["TEST"]["NAME"] = str(name.with_name(f"test_{name.name}"))
 
 
 @pytest.fixture

@@ -63,7 +63,7 @@ postgres://* | postgresql://*)
             stop "PostgreSQL does not answer on $pg_host:$pg_port (DATABASE_URL)" "sudo $start"
     fi
     ;;
-*) say "DATABASE_URL is not PostgreSQL: the PostgreSQL-only tests will be reported as skipped" ;;
+*) say "DATABASE_URL is not PostgreSQL: a test marked postgres is skipped there, which fails the run (make test-sqlite leaves them out)" ;;
 esac
 
 # --- Redis ---------------------------------------------------------------------------------

@@ -6,14 +6,10 @@ import threading
 
 import pytest
 import redis
-from django.db import connection
 
 from scripts.servers import free_port
 
-postgres_only = pytest.mark.skipif(
-    connection.vendor != "postgresql",
-    reason="a database that can go away needs a server: PostgreSQL (CI runs on it)",
-)
+postgres_only = pytest.mark.postgres(reason="a database that can go away needs a server")
 REDIS = ("127.0.0.1", 6379)
 ATTEMPTS = 15  # wrong passwords from one address: past every sign-in limit
 

@@ -38,7 +38,10 @@ from tests.cluster_http import (
     part_ids,
 )
 
-pytestmark = pytest.mark.slow  # two gunicorn app servers behind nginx, started per module
+pytestmark = [
+    pytest.mark.slow,  # two gunicorn app servers behind nginx, started per module
+    pytest.mark.postgres(reason="the cluster's app servers share a PostgreSQL database"),
+]
 
 CLUSTER_DATABASE = "/shop_cluster_test"
 CLUSTER_REDIS_DB = "/13"

@@ -28,9 +28,6 @@ from orders.services import booking_approve, booking_cancel, booking_mark_paid, 
 from reviews.services import review_create
 from scripts.servers import fresh_database, manage, postgres_server, shop_env
 
-postgres_only = pytest.mark.skipif(
-    connection.vendor != "postgresql", reason="needs PostgreSQL (CI runs on it)"
-)
 ORDER_FIELDS = (
     "id",
     "email",
@@ -88,7 +85,7 @@ def test_a_cancel_sees_the_payment_that_landed_meanwhile():
     assert Booking.objects.get(pk=booking.pk).paid
 
 
-@postgres_only
+@pytest.mark.postgres(reason="SQLite does not enforce a column's length: the insert does not fail")
 @pytest.mark.django_db(transaction=True)
 def test_an_order_whose_insert_fails_takes_no_stock():
     """booking_place updates the part, then inserts the order; when the insert fails in the
@@ -102,7 +99,6 @@ def test_an_order_whose_insert_fails_takes_no_stock():
     assert Booking.objects.count() == 0
 
 
-@postgres_only
 @pytest.mark.django_db(transaction=True)
 def test_shoppers_cancelling_the_same_order_at_once_return_its_stock_once():
     part = PartFactory(available_quantity=10, minimum_order_quantity=1)
@@ -267,7 +263,7 @@ def test_dumpdata_restores_into_an_empty_database_with_the_same_orders(tmp_path)
 
 
 @pytest.mark.slow  # pg_dump, psql and a database of their own
-@postgres_only
+@pytest.mark.postgres(reason="pg_dump and pg_restore of the test database")
 @pytest.mark.skipif(not shutil.which("pg_dump"), reason="pg_dump is not installed")
 @pytest.mark.django_db(transaction=True)
 def test_pg_dump_restores_into_an_empty_database_with_the_same_orders(tmp_path):

@@ -1,5 +1,6 @@
 """The fast loop: `make test-fast` leaves out the browser tests (`e2e`) and the slow ones (`slow`);
-`make test`, and so CI, runs every test."""
+`make test`, and so CI, runs every test. `make test-sqlite`, CI's second run, runs the fast ones
+and the `sqlite` browser journeys on SQLite, leaving out what is PostgreSQL's (`postgres`)."""
 
 import os
 import shlex
@@ -13,6 +14,8 @@ from tests.test_make_run import make_dry_run
 
 ROOT = Path(__file__).resolve().parent.parent
 FAST = "not e2e and not slow"
+ON_SQLITE = "not postgres and not slow and (not e2e or sqlite)"
+JOURNEYS = ["test_cart.py", "test_garage.py", "test_payment.py", "test_shopper.py"]
 
 
 def pytest_command(target: str) -> list[str]:
@@ -30,12 +33,31 @@ def test_make_test_fast_leaves_out_browser_and_slow_tests():
     assert "cd frontend && npm test" in make_dry_run("test-fast")
 
 
-def test_ci_runs_make_test():
-    ci = (ROOT / ".ci" / "run").read_text()
+def test_make_test_sqlite_runs_the_fast_tests_and_the_journeys_on_sqlite():
+    assert pytest_command("test-sqlite") == [
+        "DATABASE_URL=sqlite:///shop.sqlite3", ".venv/bin/pytest", "-p", "tests.machine",
+        "-m", ON_SQLITE,
+    ]  # fmt: skip
+    assert "npm test" not in make_dry_run("test-sqlite")  # vitest has no database: make test's
 
-    assert "\nmake test ARGS=--create-db </dev/null\n" in ci
+
+def test_ci_runs_make_test_then_make_test_sqlite_then_make_lint():
+    ci = (ROOT / ".ci" / "run").read_text()
+    steps = [line for line in ci.splitlines() if line.startswith(("make ", "tree_unchanged "))]
+
+    assert steps == [
+        "make test ARGS=--create-db </dev/null",
+        'tree_unchanged "make test"',
+        "make test-sqlite ARGS=--create-db </dev/null",
+        'tree_unchanged "make test-sqlite"',
+        "make lint </dev/null",
+        'tree_unchanged "make lint"',
+    ]
     assert "test-fast" not in ci
-    assert "pytest" not in ci  # only through `make test`
+    assert "pytest" not in ci  # only through `make test` and `make test-sqlite`
+    # `make test` on PostgreSQL: every test marked `postgres` runs there (none is deselected).
+    assert '\nexport DATABASE_URL="postgres://postgres@127.0.0.1:5432/shop_ci"\n' in ci
+    assert ci.index("export DATABASE_URL=") < ci.index("make test ARGS")
 
 
 def test_every_browser_test_in_this_run_is_marked_e2e(request):
@@ -45,17 +67,45 @@ def test_every_browser_test_in_this_run_is_marked_e2e(request):
     assert [item.nodeid for item in browser if not item.get_closest_marker("e2e")] == []
 
 
-@pytest.mark.slow  # a pytest process of its own
-def test_the_fast_selection_leaves_out_a_browser_test_file():
-    """Marked before `-m` selects: a browser test file has nothing for the fast loop."""
-    collected = subprocess.run(
+def test_the_journeys_and_only_they_are_the_browser_tests_run_on_sqlite(request):
+    """The browser tests of this run in the files of the cart, garage, checkout and payment
+    journeys are marked `sqlite`, no other."""
+    browser = [item for item in request.session.items if "tests/e2e/" in item.nodeid]
+    wrong = [
+        item.nodeid
+        for item in browser
+        if bool(item.get_closest_marker("sqlite")) != (item.path.name in JOURNEYS)
+    ]
+
+    assert wrong == []
+    assert all((ROOT / "tests" / "e2e" / name).exists() for name in JOURNEYS)
+
+
+def collect(selection: str, *paths: str) -> str:
+    """What `pytest -m selection` collects of `paths`, in a pytest process of its own."""
+    return subprocess.run(
         [sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider"]
-        + ["-m", FAST, "tests/e2e/test_xss.py"],
+        + ["-m", selection, *paths],
         cwd=ROOT,
         env=os.environ,
         capture_output=True,
         text=True,
         timeout=120,
-    )
+    ).stdout
 
-    assert "no tests collected (4 deselected)" in collected.stdout, collected.stdout
+
+@pytest.mark.slow  # a pytest process of its own
+def test_the_sqlite_selection_takes_a_journey_and_leaves_out_other_browser_tests():
+    collected = collect(ON_SQLITE, "tests/e2e/test_garage.py", "tests/e2e/test_xss.py")
+
+    assert "tests/e2e/test_garage.py::test_the_picker_without_javascript" in collected
+    assert "test_xss.py" not in collected
+    assert "(4 deselected)" in collected, collected
+
+
+@pytest.mark.slow  # a pytest process of its own
+def test_the_fast_selection_leaves_out_a_browser_test_file():
+    """Marked before `-m` selects: a browser test file has nothing for the fast loop."""
+    collected = collect(FAST, "tests/e2e/test_xss.py")
+
+    assert "no tests collected (4 deselected)" in collected, collected

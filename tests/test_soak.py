@@ -9,19 +9,14 @@ from decimal import Decimal
 from pathlib import Path
 
 import pytest
-from django.db import connection
 
 from bench.run_soak import held_past_share, renewed_holds
 
 ROOT = Path(__file__).resolve().parents[1]
 
-pytestmark = pytest.mark.skipif(
-    connection.vendor != "postgresql",
-    reason="the load run is against gunicorn on PostgreSQL (CI runs on it)",
-)
-
 
 @pytest.mark.slow  # locust against gunicorn for 10 s
+@pytest.mark.postgres(reason="the load run is gunicorn on a PostgreSQL database of its own")
 def test_short_load_run_has_no_5xx_and_stock_reconciles_exactly(tmp_path):
     figures_file = tmp_path / "soak.json"
     command = [sys.executable, "-m", "bench.run_soak", "--users=10", "--seconds=10"]

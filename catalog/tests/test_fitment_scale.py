@@ -7,7 +7,11 @@ from django.db.models import Q
 from catalog.models import Fitment, Part, Vehicle
 from catalog.tests.big_catalog import build
 
-pytestmark = [pytest.mark.django_db, pytest.mark.slow]
+pytestmark = [
+    pytest.mark.django_db,
+    pytest.mark.slow,
+    pytest.mark.postgres(reason="the big catalog is written by PostgreSQL (generate_series)"),
+]
 
 SIZES = {
     "100 parts": {"parts": 100, "vehicles": 5_000, "fitment": 2_000},

@@ -147,6 +147,18 @@ def test_the_part_page_badge(client, shop):
     assert "Universal fit" in text(client.get(shop["universal"].get_absolute_url()))
 
 
+@pytest.mark.parametrize(
+    "path", ["/", "/parts/{other}", "/allparts", "/allparts?all=1", "/allparts?fits=junk"]
+)
+def test_with_a_bike_chosen_every_page_answers(client, shop, path):
+    """The pages that broke on SQLite once a bike was chosen (a UNION of two ordered queries)."""
+    pick(client, make="Yamaha", model="MT-07", year="2019")
+
+    page = text(client.get(path.format(other=shop["other"].pk)))
+
+    assert MT07 in page
+
+
 def test_the_home_page_cards_carry_the_badges(client, shop):
     pick(client, make="Yamaha", model="MT-07", year="2019")
     page = text(client.get("/"))

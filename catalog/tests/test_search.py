@@ -149,6 +149,9 @@ QUERIES = [
 ]
 
 
+@pytest.mark.postgres(
+    reason="PartSearch is SQL written for PostgreSQL; SQLite searches by the QuerySet"
+)
 @pytest.mark.parametrize("query", QUERIES, ids=repr)
 def test_the_written_sql_finds_what_the_queryset_finds(catalog, query):
     """PartSearch (the SQL written once) against part_queryset (the rules as a QuerySet):

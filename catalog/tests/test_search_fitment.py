@@ -79,6 +79,9 @@ QUERIES = [
 ]
 
 
+@pytest.mark.postgres(
+    reason="PartSearch is SQL written for PostgreSQL; SQLite searches by the QuerySet"
+)
 @pytest.mark.parametrize("query", QUERIES, ids=repr)
 def test_the_written_sql_finds_what_the_queryset_finds(shelf, query):
     """PartSearch against part_queryset, for part numbers and bikes (test_search.py's twin)."""

@@ -134,7 +134,7 @@ def test_the_demo_data_is_found(anon):
     assert found(anon, "brake")
 
 
-@pytest.mark.skipif(connection.vendor != "postgresql", reason="the vector is PostgreSQL's")
+@pytest.mark.postgres(reason="the stored vector is PostgreSQL's full-text search")
 def test_the_stored_vector_is_the_one_computed_from_the_fields(exhausts):
     part = PartFactory(name="Titanium silencer", description="Quieter.", category=exhausts)
     part.refresh_from_db()

@@ -5,7 +5,7 @@ import threading
 from decimal import Decimal
 
 import pytest
-from django.db import connection, connections
+from django.db import connections
 from rest_framework.test import APIClient
 
 from accounts.tests.factories import UserFactory
@@ -19,9 +19,6 @@ from orders.models import Booking, Cart, CartLine
 pytestmark = [
     pytest.mark.django_db(transaction=True),
     pytest.mark.slow,  # threads racing on real row locks
-    pytest.mark.skipif(
-        connection.vendor != "postgresql", reason="row locks need PostgreSQL (CI runs on it)"
-    ),
 ]
 ROUNDS = 5
 

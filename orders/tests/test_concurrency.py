@@ -4,7 +4,7 @@ import threading
 from decimal import Decimal
 
 import pytest
-from django.db import connection, connections
+from django.db import connections
 
 from accounts.tests.factories import UserFactory
 from catalog.models import Part
@@ -15,9 +15,6 @@ from orders.models import Booking
 pytestmark = [
     pytest.mark.django_db(transaction=True),
     pytest.mark.slow,  # threads racing on real row locks, seconds each
-    pytest.mark.skipif(
-        connection.vendor != "postgresql", reason="row locks need PostgreSQL (CI runs on it)"
-    ),
 ]
 
 SHOPPERS = 20

@@ -6,7 +6,7 @@ import threading
 from decimal import Decimal
 
 import pytest
-from django.db import connection, connections
+from django.db import connections
 
 from accounts.tests.factories import UserFactory
 from catalog.models import Part
@@ -17,9 +17,6 @@ from orders.models import Booking, BookingLine
 pytestmark = [
     pytest.mark.django_db(transaction=True),
     pytest.mark.slow,  # threads racing on real row locks
-    pytest.mark.skipif(
-        connection.vendor != "postgresql", reason="row locks need PostgreSQL (CI runs on it)"
-    ),
 ]
 
 

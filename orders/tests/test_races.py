@@ -8,7 +8,7 @@ from datetime import timedelta
 from decimal import Decimal
 
 import pytest
-from django.db import connection, connections
+from django.db import connections
 from django.utils import timezone
 
 from accounts.tests.factories import AdminFactory, UserFactory
@@ -21,9 +21,6 @@ from orders.tests.stripe_helpers import intent_id_of, pay, stripe_client
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),
-    pytest.mark.skipif(
-        connection.vendor != "postgresql", reason="row locks need PostgreSQL (CI runs on it)"
-    ),
 ]
 
 ROUNDS = 6

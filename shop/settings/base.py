@@ -133,6 +133,17 @@ database = env.db_url_config(env.str("DATABASE_URL", default="") or "sqlite:///d
 if database["ENGINE"].endswith("sqlite3") and database["NAME"] != ":memory:":
     # A relative SQLite path (`.env` has `sqlite:///db.sqlite3`) is the project folder's.
     database["NAME"] = str(BASE_DIR / database["NAME"])
+if database["ENGINE"].endswith("sqlite3"):
+    # SQLite writes one transaction at a time. Django's default transaction reads first and
+    # fails at once ("database is locked", a 503) when it then writes beside another; one
+    # that takes the write lock as it begins (IMMEDIATE) waits its turn, up to `timeout`
+    # seconds. WAL lets pages read while an order is written.
+    sqlite_options = {
+        "transaction_mode": "IMMEDIATE",
+        "timeout": 10,
+        "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+    }
+    database["OPTIONS"] = sqlite_options | database.setdefault("OPTIONS", {})
 database["CONN_MAX_AGE"] = env.int("CONN_MAX_AGE", default=60)
 database["CONN_HEALTH_CHECKS"] = True
 DATABASES = {"default": database}

@@ -17,6 +17,8 @@ from orders.models import Booking, Cart, CartLine
 from orders.tests.factories import BookingFactory
 from tests.e2e.conftest import axe_findings, shot, sign_in
 
+pytestmark = pytest.mark.sqlite  # a journey `make test-sqlite` runs on SQLite too
+
 WIDTHS = [1366, 390]
 
 

@@ -11,6 +11,8 @@ from catalog.models import Fitment, GarageBike, Vehicle
 from catalog.tests.factories import PartFactory
 from tests.e2e.conftest import findings, shot
 
+pytestmark = pytest.mark.sqlite  # a journey `make test-sqlite` runs on SQLite too
+
 MT07 = "2019 Yamaha MT-07"
 WIDTHS = [1366, 390]
 

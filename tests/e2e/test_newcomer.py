@@ -28,6 +28,7 @@ PAID = "Congrats! Your payment is completed."
 KEPT = ("PATH", "HOME", "LANG", "LC_ALL", "TMPDIR", "TERM")
 REQUEST_LOG = re.compile(r'^\[\d{2}/\w{3}/\d{4} [\d:]{8}\] "[A-Z]+ ')  # runserver's
 UNPAID = next(order for order in demo_data.ORDERS if order.state == "unpaid")
+NOT_FOR_MT07 = "Stainless Slip-On Exhaust Muffler 51 mm"  # shop/demo_fitment.py
 
 
 class MadeRun:
@@ -216,6 +217,32 @@ def test_links_in_pages_and_mail_use_the_port(newcomer, made_run):
     # The receipt of the payment above, printed by the console mail backend.
     made_run.wait_for(rf"{re.escape(made_run.url)}/dashboard/", timeout=20)
     assert "127.0.0.1:8000" not in made_run.output
+
+
+def test_a_newcomer_picks_a_bike_and_shops_for_it(newcomer, made_run):
+    """make run's SQLite once answered 500 on every page with a fit badge, and on the cart,
+    as soon as a bike was chosen."""
+    page, mt07 = newcomer, "2019 Yamaha MT-07"
+    page.goto(f"{made_run.url}/allparts")
+    for label, option in (("Make", "Yamaha"), ("Model", "MT-07"), ("Year", "2019")):
+        page.get_by_label(label, exact=True).select_option(option)  # filled by the script
+    page.get_by_role("button", name="Show parts for this bike").click()
+    expect(page.get_by_role("heading", name=f"Parts that fit your {mt07}")).to_be_visible()
+
+    page.get_by_role("link", name="Show all parts").click()
+    exhaust = page.locator("article").filter(has_text=NOT_FOR_MT07)
+    expect(exhaust.get_by_text(f"Does not fit your {mt07}")).to_be_visible()
+    exhaust.get_by_role("link", name=NOT_FOR_MT07).click()
+    expect(page.get_by_role("heading", name=NOT_FOR_MT07)).to_be_visible()
+    expect(page.get_by_test_id("fit-badge")).to_have_text(f"Does not fit your {mt07}")
+    page.get_by_role("button", name="Add to cart").click()
+    expect(page.get_by_text("Added to cart")).to_be_visible()
+
+    page.goto(f"{made_run.url}/cart")
+    expect(page.get_by_text(f"Does not fit your {mt07}")).to_be_visible()
+    page.goto(made_run.url)
+    expect(page.get_by_test_id("fit-badge").filter(has_text=mt07).first).to_be_visible()
+    assert page.goto(f"{made_run.url}/allparts?fits=junk").status == 200
 
 
 def test_ctrl_c_stops_the_shop_and_the_fake_stripe(made_run):

@@ -17,6 +17,8 @@ from orders.models import Booking
 from orders.tests.factories import BookingFactory
 from tests.e2e.conftest import shot, sign_in
 
+pytestmark = pytest.mark.sqlite  # a journey `make test-sqlite` runs on SQLite too
+
 GOOD_CARD = "4242424242424242"
 DECLINED_CARD = "4000000000000341"
 THREE_D_SECURE_CARD = "4000002500003155"

@@ -3,6 +3,7 @@
 import re
 from decimal import Decimal
 
+import pytest
 from playwright.sync_api import expect
 
 from accounts.tests.factories import UserFactory
@@ -11,6 +12,8 @@ from catalog.tests.factories import PartFactory
 from orders.models import Booking
 from orders.tests.factories import BookingFactory
 from tests.e2e.conftest import shot, sign_in
+
+pytestmark = pytest.mark.sqlite  # a journey `make test-sqlite` runs on SQLite too
 
 
 def accept_dialogs(page, answers: list[str]) -> None:
