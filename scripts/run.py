@@ -1,7 +1,9 @@
 """`make run`: the shop on http://127.0.0.1:PORT from a development checkout, as a newcomer
 tries it (settings from the environment, then `.env`, as the shop reads them).
 
-1. `migrate`, then the demo data when the shop has no parts (`seed_demo --if-empty`);
+1. `migrate`, then the demo data when the shop has no parts (`seed_demo --if-empty`); with
+   DEBUG off, `collectstatic` when the collected files are missing or older than a source
+   (pages then name their static files through its manifest, and whitenoise serves them);
 2. in development (DEBUG on) without a Stripe secret key, the fake Stripe server
    (scripts/fake_stripe.py: localstripe on a free loopback port), with the development server's
    STRIPE_* pointed at it, so the test card 4242 4242 4242 4242 pays an order; with DEBUG off
@@ -24,7 +26,9 @@ import sys
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from pathlib import Path
 
+import django
 import environ
 
 from scripts.fake_stripe import PUBLISHABLE_KEY, SECRET_KEY, FakeStripe
@@ -79,6 +83,34 @@ def seed(env: dict[str, str]) -> str:
     before, heading, accounts = out.partition(ACCOUNTS_HEADING)
     print(before, end="", flush=True)
     return heading + accounts
+
+
+def static_files_stale() -> bool:
+    """Whether `collectstatic` must run: its manifest is missing, or a file it collects (the
+    front-end build, the apps' static folders) changed since it was written."""
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "shop.settings")
+    django.setup()
+    from django.conf import settings
+    from django.contrib.staticfiles.finders import get_finders
+
+    manifest = Path(settings.STATIC_ROOT) / "staticfiles.json"
+    if not manifest.exists():
+        return True
+    collected = manifest.stat().st_mtime
+    return any(
+        os.path.getmtime(storage.path(path)) > collected
+        for finder in get_finders()
+        for path, storage in finder.list(["CVS", ".*", "*~"])
+    )
+
+
+def collect_static(env: dict[str, str]) -> None:
+    """With DEBUG off, the static files collected when needed: without them every page is a
+    500 ("The file 'img/favicon.svg' could not be found")."""
+    if environ.Env().bool("DEBUG", default=False) or not static_files_stale():
+        return
+    print("Collecting static files (DEBUG is off): manage.py collectstatic", flush=True)
+    manage("collectstatic", "--noinput", "-v", "0", env=env)
 
 
 def wait_listening(port: int, server: subprocess.Popen, timeout: float = 120) -> None:
@@ -160,6 +192,7 @@ def main(argv: list[str] | None = None) -> int:
 
     manage("migrate", "--noinput", env=env)
     accounts = seed(env)
+    collect_static(env)
 
     fake = server = None
     try:

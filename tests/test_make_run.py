@@ -6,11 +6,13 @@ The run itself, in Chromium: tests/e2e/test_newcomer.py.
 import contextlib
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
 import threading
 import time
+import urllib.request
 from pathlib import Path
 
 import environ
@@ -169,12 +171,14 @@ def cmdline(pid: int) -> str:
 class Run:
     """scripts/run.py as `make run` starts it; the processes under it, seen so far."""
 
-    def __init__(self, folder: Path):
+    def __init__(self, folder: Path, **settings: str):
         env = {name: os.environ[name] for name in KEPT if name in os.environ}
         env |= {"ENV_FILE": str(folder / ".env")}
-        env |= {"DATABASE_URL": f"sqlite:///{folder / 'db.sqlite3'}"}
+        env |= {"DATABASE_URL": f"sqlite:///{folder / 'db.sqlite3'}", **settings}
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "scripts.run", "--port", str(free_port())],
+            [sys.executable, "-m", "scripts.run", "--port", str(self.port)],
             cwd=ROOT,
             env=env,
             stdin=subprocess.DEVNULL,
@@ -249,3 +253,46 @@ def test_a_signal_to_make_run_stops_everything_it_started(run_folder, sig, momen
         assert run.left_running() == set(), {pid: cmdline(pid) for pid in run.left_running()}
     finally:
         run.kill_all()
+
+
+# --- DEBUG off: the static files are collected --------------------------------------------
+
+
+def test_static_files_are_stale_until_collected_and_again_after_a_change(settings):
+    manifest = Path(settings.STATIC_ROOT) / "staticfiles.json"  # the tests' empty STATIC_ROOT
+    manifest.unlink(missing_ok=True)
+    assert run.static_files_stale()  # never collected
+
+    manifest.write_text("{}")
+    assert not run.static_files_stale()  # written after every source file
+
+    os.utime(manifest, (1, 1))  # a source file is newer than the manifest now
+    assert run.static_files_stale()
+    manifest.unlink()
+
+
+@pytest.mark.slow  # scripts/run.py, collectstatic (when the checkout's copy is stale)
+def test_make_run_with_debug_off_serves_its_pages_and_static_files(run_folder):
+    production = {"DEBUG": "0", "ALLOWED_HOSTS": "127.0.0.1", "SECURE_SSL_REDIRECT": "0"}
+    served = Run(run_folder, **production)
+    try:
+        served.wait_until(served.serving, timeout=600)  # collecting compresses every file
+
+        home = urllib.request.urlopen(served.url + "/", timeout=30)
+        favicon = re.search(
+            r'href="(/static/img/favicon\.[0-9a-f]{12}\.svg)"', home.read().decode()
+        )
+        assert favicon, "no hashed favicon URL on the home page"
+        assert urllib.request.urlopen(served.url + favicon[1], timeout=30).status == 200
+        assert urllib.request.urlopen(served.url + "/parts/1", timeout=30).status == 200
+    finally:
+        served.stop(signal.SIGTERM)
+        served.kill_all()
+
+    again = Run(run_folder, **production)  # nothing changed since: nothing is collected
+    try:
+        again.wait_until(again.serving)
+        assert not any("collectstatic" in line for line in again.lines), "".join(again.lines)
+    finally:
+        again.stop(signal.SIGTERM)
+        again.kill_all()
