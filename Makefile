@@ -93,12 +93,13 @@ test-fast: setup $(VENV)/.installed-dev ## The same without the browser (e2e) an
 	cd frontend && npm test
 	$(BIN)/pytest -p tests.machine -m "not e2e and not slow" $(ARGS)
 
-lint: $(VENV)/.installed-dev frontend/node_modules/.installed ## Check style, floors and the project's rules: ruff, lint-imports, scripts/lint_rules.py, Biome on frontend/
+lint: $(VENV)/.installed-dev frontend/node_modules/.installed ## Check style, floors and the project's rules: ruff, lint-imports, scripts/lint_rules.py, Biome on frontend/, no import circles
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/lint-imports
 	$(PY) -m scripts.lint_rules
 	cd frontend && npm run lint
+	$(PY) -m scripts.lint_import_cycles
 
 fmt: $(VENV)/.installed-dev frontend/node_modules/.installed ## Format the code and apply ruff's and Biome's safe fixes
 	$(BIN)/ruff format .
