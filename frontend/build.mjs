@@ -1,6 +1,7 @@
 // Builds every src/islands/*.jsx (and src/site.js, the small script of every page, and
-// src/part-image.js, the part forms' image preview, and src/bike-picker.js) into
-// ../static/dist, writes manifest.json, which the `island_assets` template tag reads:
+// src/part-image.js, the part forms' image preview, src/bike-picker.js and
+// src/fitment-editor.js) into ../static/dist, writes manifest.json, which the `island_assets`
+// template tag reads:
 //   {"purchase-form": {"file": "purchase-form-AB12.js", "imports": ["chunk-CD34.js"], "css": []}}
 // and builds the Tailwind + daisyUI stylesheet static/dist/app.css.
 // All paths are relative to static/dist. `node build.mjs --watch` rebuilds on change.
@@ -29,6 +30,8 @@ const entryPoints = {
   "part-image": path.join(here, "src", "part-image.js"),
   // The bike picker's selects and saving (no React): /allparts and /garage load it.
   "bike-picker": path.join(here, "src", "bike-picker.js"),
+  // Edit part's "Fits these bikes": confirms a new bike before adding it (no React).
+  "fitment-editor": path.join(here, "src", "fitment-editor.js"),
   ...Object.fromEntries(
     islands.map((name) => [path.basename(name, ".jsx"), path.join(islandsDir, name)]),
   ),
