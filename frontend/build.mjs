@@ -78,6 +78,28 @@ const manifestPlugin = {
   },
 };
 
+// `import text from "x.css?raw"` (Vite's way, so the unit tests read it too): the file's
+// minified text, for a stylesheet a script adopts when needed (lib/toast-container.jsx).
+const rawText = {
+  name: "raw-text",
+  setup(build) {
+    build.onResolve({ filter: /\?raw$/ }, async (args) => {
+      const found = await build.resolve(args.path.slice(0, -"?raw".length), {
+        kind: args.kind,
+        resolveDir: args.resolveDir,
+      });
+      return found.errors.length ? found : { path: found.path, namespace: "raw-text" };
+    });
+    build.onLoad({ filter: /.*/, namespace: "raw-text" }, async (args) => {
+      const source = await fs.promises.readFile(args.path, "utf8");
+      const css = args.path.endsWith(".css")
+        ? (await esbuild.transform(source, { loader: "css", minify: true })).code
+        : source;
+      return { contents: css, loader: "text" };
+    });
+  },
+};
+
 fs.rmSync(outdir, { recursive: true, force: true });
 
 function buildCss() {
@@ -105,7 +127,7 @@ const options = {
   metafile: true,
   logLevel: "info",
   define: { "process.env.NODE_ENV": JSON.stringify(watch ? "development" : "production") },
-  plugins: [manifestPlugin],
+  plugins: [rawText, manifestPlugin],
 };
 if (watch) {
   const ctx = await esbuild.context(options);
