@@ -8,8 +8,12 @@ def optional_slash(route: str, view, name: str):
     return [path(route, view, name=name), path(f"{route}/", view)]
 
 
+# Every rest of a path, control characters too (`.` would stop at a newline).
+ANY_PATH = r"^[\s\S]*$"
+
+
 def any_path(view):
     """A last pattern that matches every rest of a path, control characters too: `.` stops at
     a newline (`/api/booking/%0A`), and a path no pattern matches gets Django's technical 404
     page with DEBUG on (the site's URLs listed) instead of `view`."""
-    return re_path(r"^[\s\S]*$", view)
+    return re_path(ANY_PATH, view)
