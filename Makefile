@@ -103,12 +103,13 @@ SQLITE_TESTS := not postgres and not slow and (not e2e or sqlite)
 test-sqlite: setup $(VENV)/.installed-dev ## The fast tests and the cart, garage and checkout browser journeys on SQLite, make run's database
 	DATABASE_URL=$(SQLITE_URL) $(BIN)/pytest -p tests.machine -m "$(SQLITE_TESTS)" $(ARGS)
 
-lint: $(VENV)/.installed-dev frontend/node_modules/.installed ## Check style, floors and the project's rules: ruff, lint-imports, scripts/lint_rules.py, Biome on frontend/
+lint: $(VENV)/.installed-dev frontend/node_modules/.installed ## Check style, floors and the project's rules: ruff, lint-imports, scripts/lint_rules.py, Biome on frontend/, no import circles
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/lint-imports
 	$(PY) -m scripts.lint_rules
 	cd frontend && npm run lint
+	$(PY) -m scripts.lint_import_cycles
 
 fmt: $(VENV)/.installed-dev frontend/node_modules/.installed ## Format the code and apply ruff's and Biome's safe fixes
 	$(BIN)/ruff format .

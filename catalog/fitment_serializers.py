@@ -6,6 +6,7 @@ from core.api import MAX_ID, PageInputSerializer
 from core.fields import required
 
 from .models import Vehicle
+from .selectors import vehicle_list
 
 YEAR_INVALID = "Year must be a whole number, such as 2019"
 UNIVERSAL_REQUIRED = "Say whether the part fits every bike (true or false)"
@@ -138,3 +139,35 @@ class FitmentRowInputSerializer(serializers.Serializer):
         if last - first >= 100:
             raise serializers.ValidationError({"yearTo": [YEARS_TOO_MANY]})
         return {**attrs, "year_to": last}
+
+
+NEW_BIKE = "The shop knows no {bike} yet: check the spelling, or add it as a new bike"
+CONFIRM_NEW_BIKE = "Add a new bike: {bike}"
+
+
+def unknown_bike(make: str, model: str) -> str | None:
+    """ "Zundapp KS 50" when the shop has no vehicle of this make and model (whatever their
+    case), else None."""
+    make, model = make.strip(), model.strip()
+    if vehicle_list(make=make, model=model).exists():
+        return None
+    return f"{make} {model}"
+
+
+class FitmentRowAddInputSerializer(FitmentRowInputSerializer):
+    """Edit part's "Add": a make and model the shop has no vehicle of is a new bike, made only
+    when `confirmNew` says so, so that a typo ("Zundapp KS 50") never makes one unasked: NEW_BIKE
+    on the make when the make is new, else on the model. (import_fitment's rows make them.)"""
+
+    confirmNew = serializers.BooleanField(required=False, default=False, source="confirm_new")
+
+    def validate(self, attrs):
+        attrs = super().validate(attrs)
+        confirmed = attrs.pop("confirm_new")
+        bike = unknown_bike(attrs["make"], attrs["model"])
+        if bike and not confirmed:
+            known_make = vehicle_list(make=attrs["make"].strip()).exists()
+            raise serializers.ValidationError(
+                {"model" if known_make else "make": [NEW_BIKE.format(bike=bike)]}
+            )
+        return attrs

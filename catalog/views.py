@@ -18,7 +18,13 @@ from core.page_forms import handle_form, validate
 from core.page_guards import shop_admin_required
 
 from . import garage, garage_views, selectors, services, stock
-from .fitment_serializers import FitmentRowInputSerializer
+from .fitment_serializers import (
+    CONFIRM_NEW_BIKE,
+    NEW_BIKE,
+    FitmentRowAddInputSerializer,
+    FitmentRowInputSerializer,
+    unknown_bike,
+)
 from .models import Part
 from .search import SORT_LABELS, kept_count, part_search
 from .serializers import (
@@ -222,15 +228,29 @@ def edit_fitment(request, part: Part):
     if action == "universal":
         services.part_update(part=part, universal=request.POST.get("universal") == "true")
     else:
-        data, errors = validate(FitmentRowInputSerializer, request.POST)
+        rules = FitmentRowAddInputSerializer if action == "add" else FitmentRowInputSerializer
+        data, errors = validate(rules, request.POST)
         if data is None or action not in ("add", "remove"):
-            fitment = {"values": request.POST, "errors": errors}
+            fitment = {
+                "values": request.POST,
+                "errors": errors,
+                "confirm_new": confirm_new(request, errors),
+            }
             context = {"values": part_form_values(part), "errors": {}}
             return edit_part_page(request, part, context, fitment)
         change = services.fitment_add if action == "add" else services.fitment_remove
         change(part=part, **data)
     messages.success(request, FITMENT_UPDATED)
     return redirect(request.path)
+
+
+def confirm_new(request, errors: dict[str, list[str]]) -> str:
+    """ "Add a new bike: Zundapp KS 50" when "Add" was refused for making a bike the shop does
+    not know: the editor then shows it as a box to tick (the script asks with confirm())."""
+    posted = request.POST
+    bike = unknown_bike(posted.get("make", ""), posted.get("model", ""))
+    said = [*errors.get("make", []), *errors.get("model", [])]
+    return CONFIRM_NEW_BIKE.format(bike=bike) if bike and NEW_BIKE.format(bike=bike) in said else ""
 
 
 def part_form_values(part: Part) -> dict:

@@ -4,12 +4,19 @@ a random port, is followed):
 
 - the payment page loads Stripe.js: its origin for scripts and frames, Stripe's API for calls;
 - the API docs page (Swagger UI, served from our static files) has an inline <style> block.
+
+404s get the policy with DEBUG on too: django-csp leaves them out then, for Django's technical
+404 page (inline styles), which the project never shows (core.routing.any_path and
+core.middleware.NotFoundPageMiddleware answer every 404 with its own page or JSON).
 """
 
+from dataclasses import asdict
+from http import HTTPStatus
 from urllib.parse import urlsplit
 
-from csp.constants import UNSAFE_INLINE
+from csp.constants import HEADER, UNSAFE_INLINE
 from csp.middleware import CSPMiddleware, PolicyParts
+from csp.utils import build_policy
 from django.conf import settings
 
 STRIPE_JS_ORIGIN = "https://js.stripe.com"
@@ -64,3 +71,9 @@ class ShopCSPMiddleware(CSPMiddleware):
                 update[directive] = [*update.get(directive, []), *sources]
             parts.update = update
         return parts
+
+    def process_response(self, request, response):
+        if settings.DEBUG and response.status_code == HTTPStatus.NOT_FOUND:
+            parts = self.get_policy_parts(request=request, response=response)
+            response.headers.setdefault(HEADER, build_policy(**asdict(parts)))
+        return super().process_response(request, response)

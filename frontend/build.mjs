@@ -1,6 +1,7 @@
 // Builds every src/islands/*.jsx (and src/site.js, the small script of every page, and
-// src/part-image.js, the part forms' image preview, and src/bike-picker.js) into
-// ../static/dist, writes manifest.json, which the `island_assets` template tag reads:
+// src/part-image.js, the part forms' image preview, src/bike-picker.js and
+// src/fitment-editor.js) into ../static/dist, writes manifest.json, which the `island_assets`
+// template tag reads:
 //   {"purchase-form": {"file": "purchase-form-AB12.js", "imports": ["chunk-CD34.js"], "css": []}}
 // and builds the Tailwind + daisyUI stylesheet static/dist/app.css.
 // All paths are relative to static/dist. `node build.mjs --watch` rebuilds on change.
@@ -29,6 +30,8 @@ const entryPoints = {
   "part-image": path.join(here, "src", "part-image.js"),
   // The bike picker's selects and saving (no React): /allparts and /garage load it.
   "bike-picker": path.join(here, "src", "bike-picker.js"),
+  // Edit part's "Fits these bikes": confirms a new bike before adding it (no React).
+  "fitment-editor": path.join(here, "src", "fitment-editor.js"),
   ...Object.fromEntries(
     islands.map((name) => [path.basename(name, ".jsx"), path.join(islandsDir, name)]),
   ),
@@ -75,6 +78,28 @@ const manifestPlugin = {
   },
 };
 
+// `import text from "x.css?raw"` (Vite's way, so the unit tests read it too): the file's
+// minified text, for a stylesheet a script adopts when needed (lib/toast-container.jsx).
+const rawText = {
+  name: "raw-text",
+  setup(build) {
+    build.onResolve({ filter: /\?raw$/ }, async (args) => {
+      const found = await build.resolve(args.path.slice(0, -"?raw".length), {
+        kind: args.kind,
+        resolveDir: args.resolveDir,
+      });
+      return found.errors.length ? found : { path: found.path, namespace: "raw-text" };
+    });
+    build.onLoad({ filter: /.*/, namespace: "raw-text" }, async (args) => {
+      const source = await fs.promises.readFile(args.path, "utf8");
+      const css = args.path.endsWith(".css")
+        ? (await esbuild.transform(source, { loader: "css", minify: true })).code
+        : source;
+      return { contents: css, loader: "text" };
+    });
+  },
+};
+
 fs.rmSync(outdir, { recursive: true, force: true });
 
 function buildCss() {
@@ -102,7 +127,7 @@ const options = {
   metafile: true,
   logLevel: "info",
   define: { "process.env.NODE_ENV": JSON.stringify(watch ? "development" : "production") },
-  plugins: [manifestPlugin],
+  plugins: [rawText, manifestPlugin],
 };
 if (watch) {
   const ctx = await esbuild.context(options);

@@ -1,7 +1,9 @@
 """`make run`: the shop on http://127.0.0.1:PORT from a development checkout, as a newcomer
 tries it (settings from the environment, then `.env`, as the shop reads them).
 
-1. `migrate`, then the demo data when the shop has no parts (`seed_demo --if-empty`);
+1. `migrate`, then the demo data when the shop has no parts (`seed_demo --if-empty`); with
+   DEBUG off, `collectstatic` when the collected files are missing or older than a source
+   (pages then name their static files through its manifest, and whitenoise serves them);
 2. in development (DEBUG on) without a Stripe secret key, the fake Stripe server
    (scripts/fake_stripe.py: localstripe on a free loopback port), with the development server's
    STRIPE_* pointed at it, so the test card 4242 4242 4242 4242 pays an order; with DEBUG off
@@ -10,7 +12,8 @@ tries it (settings from the environment, then `.env`, as the shop reads them).
    unless SITE_URL is set, so the links in pages and mail use that port;
 4. once it accepts connections: how to pay, then the demo accounts, the last lines printed.
 
-Ctrl-C (or SIGTERM) stops the development server and the fake Stripe.
+Ctrl-C, SIGTERM (a process manager) or SIGHUP (its terminal closed) stops the development
+server and the fake Stripe, each in a process group of its own, at any moment of the run.
 """
 
 import argparse
@@ -21,7 +24,11 @@ import socket
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
 
+import django
 import environ
 
 from scripts.fake_stripe import PUBLISHABLE_KEY, SECRET_KEY, FakeStripe
@@ -78,6 +85,34 @@ def seed(env: dict[str, str]) -> str:
     return heading + accounts
 
 
+def static_files_stale() -> bool:
+    """Whether `collectstatic` must run: its manifest is missing, or a file it collects (the
+    front-end build, the apps' static folders) changed since it was written."""
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "shop.settings")
+    django.setup()
+    from django.conf import settings
+    from django.contrib.staticfiles.finders import get_finders
+
+    manifest = Path(settings.STATIC_ROOT) / "staticfiles.json"
+    if not manifest.exists():
+        return True
+    collected = manifest.stat().st_mtime
+    return any(
+        os.path.getmtime(storage.path(path)) > collected
+        for finder in get_finders()
+        for path, storage in finder.list(["CVS", ".*", "*~"])
+    )
+
+
+def collect_static(env: dict[str, str]) -> None:
+    """With DEBUG off, the static files collected when needed: without them every page is a
+    500 ("The file 'img/favicon.svg' could not be found")."""
+    if environ.Env().bool("DEBUG", default=False) or not static_files_stale():
+        return
+    print("Collecting static files (DEBUG is off): manage.py collectstatic", flush=True)
+    manage("collectstatic", "--noinput", "-v", "0", env=env)
+
+
 def wait_listening(port: int, server: subprocess.Popen, timeout: float = 120) -> None:
     """Until the development server accepts connections (it has printed its banner then)."""
     deadline = time.monotonic() + timeout
@@ -103,16 +138,53 @@ def payments_note(env: dict[str, str], fake: FakeStripe | None) -> str:
     return "Card payments are off: no Stripe keys (see docs/operations.md, Card payments)."
 
 
-def stop_on_sigterm() -> None:
-    """SIGTERM ends this script as Ctrl-C does: through the `finally` that stops the servers."""
-    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
+class Stopping:
+    """Ctrl-C, SIGTERM and SIGHUP end this script through the `finally` that stops the servers
+    (they run in groups of their own: no signal reaches them but from here). `held()` defers
+    a signal while a server is being started, so none is started unknown to that `finally`;
+    `ignore()` while they are stopped, so a second signal cannot cut that short. Set even
+    where SIGHUP was ignored (nohup): else nothing would stop the servers then."""
+
+    SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
+
+    def __init__(self) -> None:
+        self.holding = False
+        self.deferred: int | None = None
+        for sig in self.SIGNALS:
+            signal.signal(sig, self.handle)
+
+    def handle(self, number: int, _frame) -> None:
+        if self.holding:
+            self.deferred = number
+        else:
+            self.stop(number)
+
+    @staticmethod
+    def stop(number: int) -> None:
+        if number == signal.SIGINT:
+            raise KeyboardInterrupt
+        sys.exit(128 + number)
+
+    @contextmanager
+    def held(self) -> Iterator[None]:
+        self.holding = True
+        try:
+            yield
+        finally:
+            self.holding = False
+            if self.deferred is not None:
+                self.stop(self.deferred)
+
+    def ignore(self) -> None:
+        for sig in self.SIGNALS:
+            signal.signal(sig, signal.SIG_IGN)
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="make run: the shop for development")
     parser.add_argument("--port", type=int, default=int(os.environ.get("PORT") or 8000))
     port = parser.parse_args(argv).port
-    stop_on_sigterm()
+    stopping = Stopping()
     dotenv_read()
     settings = environ.Env()
     site = site_url(settings, port)
@@ -120,11 +192,13 @@ def main(argv: list[str] | None = None) -> int:
 
     manage("migrate", "--noinput", env=env)
     accounts = seed(env)
+    collect_static(env)
 
     fake = server = None
     try:
         if fake_stripe_wanted(settings):
-            fake = FakeStripe().start()
+            with stopping.held():  # a second or two, until it answers
+                fake = FakeStripe().start()
             # A secret of this run's own: events of any other fake Stripe are refused.
             webhook_secret = f"whsec_{secrets.token_hex(16)}"
             fake.add_webhook(f"http://127.0.0.1:{port}/api/stripe/webhook", webhook_secret)
@@ -136,13 +210,14 @@ def main(argv: list[str] | None = None) -> int:
                 STRIPE_JS_URL=fake.js_url,
             )
         # A process group of its own: this script stops it (and its autoreloader's child).
-        server = subprocess.Popen(
-            [sys.executable, "manage.py", "runserver", f"127.0.0.1:{port}"],
-            cwd=ROOT,
-            env=env,
-            stdin=subprocess.DEVNULL,
-            start_new_session=True,
-        )
+        with stopping.held():
+            server = subprocess.Popen(
+                [sys.executable, "manage.py", "runserver", f"127.0.0.1:{port}"],
+                cwd=ROOT,
+                env=env,
+                stdin=subprocess.DEVNULL,
+                start_new_session=True,
+            )
         wait_listening(port, server)
         print(f"\nThe shop: http://127.0.0.1:{port}/ (links in pages and mail: {site})")
         print(payments_note(env, fake))
@@ -151,6 +226,7 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         return 130
     finally:
+        stopping.ignore()
         terminate(server, timeout=10)
         if fake:
             fake.stop()

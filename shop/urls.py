@@ -2,14 +2,14 @@
 
 from django.conf import settings
 from django.contrib import admin
-from django.urls import include, path, re_path
+from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 from health_check.views import HealthCheckView
 
 from accounts.views import admin_login
 from core.api import not_found
 from core.media import media_file
-from core.routing import optional_slash
+from core.routing import any_path, optional_slash
 from shop import views
 
 api_urls = [
@@ -20,7 +20,7 @@ api_urls = [
     path("", include("catalog.api_urls")),
     path("", include("orders.api_urls")),
     path("", include("reviews.api_urls")),
-    re_path(r"^.*$", not_found),
+    any_path(not_found),
 ]
 
 # Django admin wears the shop's name (templates/admin/base_site.html adds the favicon).
@@ -54,7 +54,7 @@ urlpatterns = [
         else []
     ),
     # Any other path: the shop's 404 page, with DEBUG on or off.
-    re_path(r"^.*$", views.page_not_found),
+    any_path(views.page_not_found),
 ]
 
 handler400 = "core.api.bad_request"

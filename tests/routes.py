@@ -4,6 +4,8 @@ OpenAPI schema know them (the authorization matrix must have a row for each)."""
 from django.urls import URLPattern, URLResolver, get_resolver
 from drf_spectacular.generators import SchemaGenerator
 
+from core.routing import ANY_PATH  # the catch-alls: a 404 for any path no route names
+
 METHODS = ("get", "post", "put", "patch", "delete")
 NOT_PAGES = ("api/", "admin/", "accounts/")  # the API, Django's admin and allauth's own pages
 SCHEMA_VIEWS = ("/api/schema", "/api/docs")
@@ -15,7 +17,7 @@ def routes(resolver: URLResolver, prefix: str = ""):
         route = prefix + str(pattern.pattern)
         if isinstance(pattern, URLResolver):
             yield from routes(pattern, route)
-        elif isinstance(pattern, URLPattern) and not route.endswith("^.*$"):
+        elif isinstance(pattern, URLPattern) and not route.endswith(ANY_PATH):
             yield route, pattern.callback
 
 

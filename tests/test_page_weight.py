@@ -1,12 +1,13 @@
 """Page weight, gzip-compressed, from the built front end (static/dist) and the rendered pages:
-no React on pages without an island, at most 80 KB of JavaScript on island pages, at most
-20 KB of CSS on any page. (KB = 1,024 bytes.)"""
+no React on pages without an island, at most 80 KB of JavaScript on island pages (the cart and
+checkout too), at most 20 KB of CSS on any page, and react-toastify (code and styles) only once
+a toast shows. (KB = 1,024 bytes.)"""
 
 import pytest
 from django.test import Client
 
 from accounts.tests.factories import AdminFactory, UserFactory
-from bench.lib.weight import REACT_MARKERS, file_facts, static_file, weigh
+from bench.lib.weight import REACT_MARKERS, STYLESHEET, file_facts, static_file, weigh
 from catalog.tests.factories import PartFactory
 from core.templatetags.islands import dist_url, manifest
 from orders.tests.factories import BookingFactory
@@ -42,6 +43,8 @@ ISLAND_PAGES = [
     ("admin", "/dashboard/manageorders", "manage-orders"),
     ("admin", "/dashboard/users", "all-users"),
     ("admin", "/dashboard/overview", "overview"),
+    ("user", "/cart", "cart"),
+    ("user", "/checkout", "checkout"),
 ]
 
 
@@ -53,6 +56,7 @@ def page(settings):
     user, admin = UserFactory(), AdminFactory()
     order = BookingFactory(user=user, part=part)
     names = {"part": part.pk, "order": order.pk}
+    in_cart = {"partId": part.pk, "quantity": part.minimum_order_quantity}
 
     def get(who: str, path: str, *, cards: bool = False) -> str:
         if cards:
@@ -61,6 +65,8 @@ def page(settings):
         client = Client()
         if who != "visitor":
             client.force_login(user if who == "user" else admin)
+        if who == "user":  # a line in the cart: /cart lists it, /checkout shows its form
+            assert client.post("/api/cart", in_cart, "application/json").status_code == 200
         response = client.get(path.format(**names))
         assert response.status_code in (200, 404)
         return response.content.decode()
@@ -103,6 +109,39 @@ def test_island_pages_load_at_most_80_kb_of_javascript(page, who, path, island):
     assert weight.react_gzip > 0
     assert weight.js_gzip <= ISLAND_JS_MAX, f"{weight.js_gzip / KB:.1f} KB: {weight.js_files}"
     assert weight.css_gzip <= CSS_MAX
+
+
+TOASTIFY = "Toastify"  # react-toastify's class names, in its code and its stylesheet
+
+
+def carries_toastify(url: str) -> bool:
+    return TOASTIFY in static_file(url).read_text()
+
+
+@pytest.mark.parametrize(
+    ("who", "path", "island"), ISLAND_PAGES, ids=[i for _, _, i in ISLAND_PAGES]
+)
+def test_react_toastify_loads_with_the_first_toast_only(page, who, path, island):
+    """Neither its code nor its styles come with a page: lib/toasts.jsx imports them when a
+    toast shows (lib/toast-container.jsx)."""
+    html = page(who, path, cards=island == "payment")
+    weight = weigh(html)
+    scripts = [dist_url(name) for name in manifest_files(island)]
+
+    assert not [url for url in scripts if carries_toastify(url)]
+    assert weight.react_gzip > 0  # the island's files are the ones looked at
+    assert not [url for url in STYLESHEET.findall(html) if carries_toastify(url)]
+
+
+def manifest_files(entry: str) -> list[str]:
+    return [manifest()[entry]["file"], *manifest()[entry]["imports"]]
+
+
+def test_the_toasts_chunk_carries_react_toastify_and_its_styles():
+    """What the test above looks for is where the first toast loads it from."""
+    chunk = static_file(dist_url(manifest()["toast-container"]["file"])).read_text()
+    assert TOASTIFY in chunk
+    assert ".Toastify__toast-container{" in chunk  # the stylesheet, as text
 
 
 def test_a_page_showing_a_toast_stays_within_80_kb(client, settings):

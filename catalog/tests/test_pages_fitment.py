@@ -81,15 +81,17 @@ def test_fits_these_bikes_adds_a_year_range_creating_vehicles(admin):
     assert {"Save", "Update", "Add"} <= set(buttons(page))
     assert label_of(page, "yearFrom") == "Year from"
     response = fitment(
-        admin, part, action="add", make="Yamaha", model="MT-07", yearFrom="2014", yearTo="2020"
-    )
+        admin, part, action="add", make="Yamaha", model="MT-07", yearFrom="2014", yearTo="2020",
+        confirmNew="true",
+    )  # fmt: skip
     assert "Fitment updated" in toasts(response)
     assert rows(response) == ["Yamaha MT-07, 2014–2020"]
     assert Vehicle.objects.count() == 7
     fitment(admin, part, action="add", make="yamaha", model="mt-07", yearFrom="2022")
     response = fitment(
-        admin, part, action="add", make="Honda", model="CB500F", yearFrom="2016", yearTo="2018"
-    )
+        admin, part, action="add", make="Honda", model="CB500F", yearFrom="2016", yearTo="2018",
+        confirmNew="true",
+    )  # fmt: skip
     assert rows(response) == [
         "Honda CB500F, 2016–2018",
         "Yamaha MT-07, 2014–2020",
@@ -101,8 +103,9 @@ def test_fits_these_bikes_adds_a_year_range_creating_vehicles(admin):
 
 def test_remove_takes_a_row_away(admin):
     part = PartFactory()
-    fitment(admin, part, action="add", make="KTM", model="390 Duke", yearFrom="2017", yearTo="2023")
-    fitment(admin, part, action="add", make="BMW", model="R 1250 GS", yearFrom="2019")
+    new = {"action": "add", "confirmNew": "true"}
+    fitment(admin, part, **new, make="KTM", model="390 Duke", yearFrom="2017", yearTo="2023")
+    fitment(admin, part, **new, make="BMW", model="R 1250 GS", yearFrom="2019")
     page = admin.get(f"/dashboard/parts/{part.pk}/edit").content.decode()
     assert 'aria-label="Remove KTM 390 Duke, 2017–2023"' in page
     response = fitment(
@@ -143,6 +146,42 @@ def test_a_bad_row_is_said_by_its_field_and_kept(admin, form, field, message):
     assert field_error(response, field) == message
     assert fields(response)["yearFrom"]["value"] == form["yearFrom"]
     assert not part.vehicles.exists()
+
+
+@pytest.mark.parametrize(
+    ("make", "model", "field"),
+    [("Zundapp", "KS 50", "make"), ("yamaha", "MT-09", "model")],  # a new make; a new model
+)
+def test_a_bike_the_shop_does_not_know_is_added_only_when_confirmed(admin, make, model, field):
+    part = PartFactory()
+    services.vehicle_get_or_create(make="Yamaha", model="MT-07", year=2014)
+    row = {"action": "add", "make": make, "model": model, "yearFrom": "1970"}
+
+    refused = fitment(admin, part, **row)
+
+    bike = f"{make} {model}"
+    assert field_error(refused, field) == fs.NEW_BIKE.format(bike=bike)
+    assert f"Add a new bike: {bike}" in refused.content.decode()  # a box to tick
+    assert fields(refused)["confirmNew"]["type"] == "checkbox"
+    assert fields(refused)["model"]["value"] == model  # what was typed stays
+    assert Vehicle.objects.count() == 1 and not part.vehicles.exists()
+
+    added = fitment(admin, part, **row, confirmNew="true")
+
+    assert "Fitment updated" in toasts(added)
+    assert rows(added) == [f"{'Yamaha' if field == 'model' else make} {model}, 1970"]
+    assert Vehicle.objects.count() == 2
+
+
+def test_a_bike_the_shop_knows_needs_no_confirmation_whatever_its_case(admin):
+    part = PartFactory()
+    services.vehicle_get_or_create(make="Yamaha", model="MT-07", year=2014)
+
+    response = fitment(admin, part, action="add", make="yamaha", model="mt-07", yearFrom="2015")
+
+    assert "Fitment updated" in toasts(response)
+    assert rows(response) == ["Yamaha MT-07, 2015"]  # a new year of a known bike
+    assert fields(admin.get(f"/dashboard/parts/{part.pk}/edit"))["confirmNew"]["type"] == "hidden"
 
 
 def test_only_admins_edit_fitment(client, user):

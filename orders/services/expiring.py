@@ -6,7 +6,7 @@ from collections.abc import Collection
 from django.db import transaction
 from django.utils import timezone
 
-from catalog.stock import stock_release_orders
+from catalog.stock import stock_lock_parts, stock_release_orders
 from core.background import run_after_commit
 
 from .. import payments, tasks
@@ -89,6 +89,7 @@ def _record_versions(ids: list[int], *, reason: str) -> None:
     Booking.history.bulk_history_create(bookings, update=True, default_change_reason=reason)
 
 
+@transaction.atomic  # the locks below last until the deletion commits (it runs inside it)
 def booking_withdraw_for_part(*, part_id: int) -> int:
     """The part is being deleted: the unpaid orders with a line of it can no longer be paid
     (each PaymentIntent is cancelled at Stripe first; ProviderError when Stripe fails, then
@@ -100,6 +101,7 @@ def booking_withdraw_for_part(*, part_id: int) -> int:
         pk__in=BookingLine.objects.filter(part_id=part_id).values("booking")
     )
     unpaid = orders.filter(paid=False, released_at__isnull=True)
+    _lock_for_withdrawal(orders, unpaid, part_id=part_id)
     withdrawn = sum(
         _booking_withdraw(booking_id=pk, part_id=part_id)
         for pk in unpaid.order_by("pk").values_list("pk", flat=True)
@@ -107,6 +109,19 @@ def booking_withdraw_for_part(*, part_id: int) -> int:
     if orders.exists():
         orders_changed()
     return withdrawn
+
+
+def _lock_for_withdrawal(orders, unpaid, *, part_id: int) -> None:
+    """Every lock the deletion will need, taken before anything is written and in the order
+    placing takes them (services' lock order): the rows of the part's orders (the deletion
+    writes them all, the part's link going), then the rows of the part and of the other parts
+    its unpaid orders hold, in id order. Taken one by one as they came (another part's shelf
+    when an order gives it back, the part's own last), an order of the part and that other
+    part placed meanwhile held one and waited for the other: a deadlock, and the shopper's
+    order aborted."""
+    list(orders.select_for_update().order_by("pk").values_list("pk"))
+    held = BookingLine.objects.filter(booking__in=unpaid, part__isnull=False)
+    stock_lock_parts(part_ids={part_id, *held.values_list("part_id", flat=True)})
 
 
 @transaction.atomic

@@ -39,6 +39,20 @@ def test_every_answer_has_the_shop_policy(client, path):
     assert policy(client.get(path)) == SHOP_POLICY
 
 
+@pytest.mark.parametrize("debug", [False, True], ids=["DEBUG off", "DEBUG on"])
+@pytest.mark.parametrize(
+    "path", ["/no-such-page", "/parts/999999", "/parts/%0A", "/api/no-such-thing", "/api/%0A"]
+)
+def test_every_404_has_the_shop_policy(client, settings, debug, path):
+    """The shop's 404 page and the API's JSON 404, also with DEBUG on (make run): django-csp
+    leaves out 404s then, for Django's technical page, which the shop never shows."""
+    settings.DEBUG = debug
+    response = client.get(path)
+
+    assert response.status_code == 404
+    assert policy(response) == SHOP_POLICY
+
+
 def test_signed_in_pages_have_the_shop_policy(client, user):
     client.force_login(user)
     assert policy(client.get("/dashboard/myorder")) == SHOP_POLICY

@@ -93,3 +93,37 @@ def test_a_post_to_an_unknown_page_is_the_404_page_not_a_csrf_error():
     response = Client(enforce_csrf_checks=True).post("/no/such/page", {"x": "1"})
     assert response.status_code == 404
     assert b"WE ARE SORRY, THE PAGE YOU REQUESTED WAS NOT FOUND" in response.content
+
+
+API_PATHS = [
+    "/api/no-such-thing",
+    "/api/booking/%0A",  # a newline, as a fuzzer sends it
+    "/api/booking/%0A%0D1",
+    "/api/%0A",
+    "/api/allparts/%00x",
+    "/api/allparts/x%09y%0B",
+]
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("debug", [False, True], ids=["DEBUG off", "DEBUG on"])
+@pytest.mark.parametrize("path", API_PATHS)
+def test_every_unknown_api_path_is_the_json_404(client, settings, debug, path):
+    """Control characters too: no URL pattern matched them, so Django answered its technical
+    HTML 404 (DEBUG on: the site's URLs listed) or the shop's page (DEBUG off)."""
+    settings.DEBUG = debug
+    response = client.get(path)
+
+    assert response.status_code == 404
+    assert response.json() == {"detail": "Not found."}
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("debug", [False, True], ids=["DEBUG off", "DEBUG on"])
+@pytest.mark.parametrize("path", ["/no/such/page", "/no%0Asuch", "/parts/%0A", "/%0D%0A"])
+def test_every_unknown_page_is_the_shops_404_page(client, settings, debug, path):
+    settings.DEBUG = debug
+    response = client.get(path)
+
+    assert response.status_code == 404
+    assert b"WE ARE SORRY, THE PAGE YOU REQUESTED WAS NOT FOUND" in response.content

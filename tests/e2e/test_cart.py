@@ -220,3 +220,54 @@ def test_a_line_for_another_bike_is_warned_of_but_checks_out(site):
     row = site.get_by_role("listitem").filter(has_text="CB500F chain guard")
     expect(row.get_by_text("Does not fit your 2019 Yamaha MT-07")).to_be_visible()
     expect(site.get_by_role("link", name="Checkout")).to_be_visible()  # a warning, not a block
+
+
+def test_a_quantity_error_on_the_part_page_replaces_the_added_to_cart_toast(site):
+    """No "Added to cart" stays beside a later refusal: the page would say both."""
+    part = PartFactory(name="Chain lube", minimum_order_quantity=1, available_quantity=5)
+    site.goto(f"/parts/{part.pk}")
+    form = site.get_by_role("form", name="Add to cart")
+    quantity = form.get_by_label("Quantity")
+    type_into(quantity, "2")
+    press(form.get_by_role("button", name="Add to cart"))
+    added = site.get_by_text("Added to cart")
+    expect(added).to_be_visible()
+
+    type_into(quantity, "4")  # 2 + 4 of 5
+    press(form.get_by_role("button", name="Add to cart"))
+
+    expect(form.get_by_text("Only 5 units are available")).to_be_visible()
+    expect(added).to_have_count(0, timeout=2000)  # gone at once, not when it times out (5 s)
+    expect(quantity).to_have_attribute("aria-invalid", "true")
+
+
+def test_add_to_cart_on_the_purchase_form_says_why_a_quantity_cannot_be_had(site):
+    shopper = UserFactory()
+    part = PartFactory(name="Brake pads", minimum_order_quantity=1, available_quantity=10)
+    sign_in(site, shopper)
+    site.goto(f"/purchaseintent/{part.pk}")
+    form = site.get_by_role("form", name="Purchase form")
+    quantity = form.get_by_label(re.compile(r"^Quantity"))
+
+    type_into(quantity, "11")  # above the stock
+    press(form.get_by_role("button", name="Add to cart"))
+    expect(form.get_by_text("Only 10 units are available")).to_be_visible()
+
+    type_into(quantity, "6")
+    press(form.get_by_role("button", name="Add to cart"))
+    added = site.get_by_text("Added to cart")
+    expect(added).to_be_visible()
+    expect(form.get_by_text("Only 10 units are available")).to_have_count(0)
+
+    type_into(quantity, "6")  # 6 in the cart already: the server refuses the sum
+    press(form.get_by_role("button", name="Add to cart"))
+    expect(form.get_by_text("Only 10 units are available")).to_be_visible()
+    expect(added).to_have_count(0, timeout=2000)  # gone at once, not when it times out (5 s)
+
+    type_into(quantity, "4")
+    press(form.get_by_role("button", name="Add to cart"))
+    expect(added).to_be_visible()
+    type_into(quantity, "11")  # refused before asking the server: the toast goes too
+    press(form.get_by_role("button", name="Add to cart"))
+    expect(form.get_by_text("Only 10 units are available")).to_be_visible()
+    expect(added).to_have_count(0, timeout=2000)

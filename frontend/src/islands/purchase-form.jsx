@@ -22,6 +22,7 @@ import {
 
 export const ORDER_PLACED = "Order placed";
 const MY_ORDERS = "/dashboard/myorder";
+let cart = null; // lib/add-to-cart.js, once "Add to cart" was pressed
 
 function PurchaseForm({ part, user }) {
   const [values, setValues] = useState({
@@ -45,15 +46,17 @@ function PurchaseForm({ part, user }) {
     setErrors({ quantity });
     setFormError("");
     if (quantity) {
+      cart?.dismissAdded(); // an earlier "Added to cart" must not stand beside the message
       document.getElementById("purchase-quantity")?.focus();
       return;
     }
+    // Loaded on first use, with the toasts (the form's page stays light).
+    cart ??= await import("../lib/add-to-cart.js");
     try {
-      // Loaded on first use, with the toasts (the form's page stays light).
-      const { addToCart } = await import("../lib/add-to-cart.js");
-      await addToCart(part._id, wholeCount(values.quantity));
+      await cart.addToCart(part._id, wholeCount(values.quantity));
     } catch (error) {
-      setErrors({ quantity: error.fields.quantity || error.fields.partId || error.message });
+      setErrors({ quantity: cart.refusal(error) });
+      document.getElementById("purchase-quantity")?.focus();
     }
   }
 

@@ -1,17 +1,33 @@
 // "Add to cart" on the cards and the part pages (plain HTML, kept for every visitor): loaded by
 // site.js on the first press, with the toasts (React) it shows.
-import { api } from "./api.js";
+import { ApiError, api } from "./api.js";
 import { announceCartCount } from "./cart.js";
-import { notify } from "./toasts.jsx";
+import { dismiss, notify } from "./toasts.jsx";
 
 export const ADDED = "Added to cart";
+export const UNREACHABLE = "The shop could not be reached. Please try again.";
+
+let added = null; // the last "Added to cart" toast
+
+/** The last "Added to cart" goes: a later answer (or a refusal) must not stand beside it. */
+export function dismissAdded() {
+  if (added) dismiss(added);
+  added = null;
+}
 
 /** Add `quantity` units of part `partId`; the navbar shows the new count, a toast says so. */
 export async function addToCart(partId, quantity) {
+  dismissAdded();
   const cart = await api("/api/cart", { method: "POST", body: { partId, quantity } });
   announceCartCount(cart.count);
-  notify(ADDED);
+  added = notify(ADDED);
   return cart;
+}
+
+/** Why an addition was refused, in the server's words (its quantity's or part's message). */
+export function refusal(error) {
+  if (!(error instanceof ApiError)) return UNREACHABLE;
+  return error.fields.quantity || error.fields.partId || error.message;
 }
 
 function setBusy(button, busy) {
@@ -25,7 +41,7 @@ export async function addFromButton(button) {
   try {
     await addToCart(Number(button.dataset.addToCart), Number(button.dataset.quantity));
   } catch (error) {
-    notify(error.fields.quantity || error.fields.partId || error.message, "error");
+    notify(refusal(error), "error");
   } finally {
     setBusy(button, false);
   }
@@ -42,7 +58,7 @@ export async function addFromForm(form) {
     message.textContent = "";
     input.removeAttribute("aria-invalid");
   } catch (error) {
-    message.textContent = error.fields.quantity || error.fields.partId || error.message;
+    message.textContent = refusal(error);
     input.setAttribute("aria-invalid", "true");
     input.focus();
   } finally {

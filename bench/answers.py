@@ -1,7 +1,7 @@
 """Every page and API answer of a seeded shop, normalised, in one folder per run: run it on two
 versions of the code (each in its own checkout, on the same data) and diff the folders.
 
-    python scripts/answers.py OUT [--database-url URL] [--redis-url URL]
+    python -m bench.answers OUT [--database-url URL] [--redis-url URL]
 
 It makes a fresh PostgreSQL database (default shop_answers), migrates it, collects the static
 files, seeds the demo data and bench.lib.data's catalog and orders, then asks each path as a
@@ -20,10 +20,7 @@ import re
 import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-
-from scripts.servers import create_database, manage  # noqa: E402
+from scripts.servers import create_database, manage
 
 MASKS = [
     (re.compile(r'(name="csrfmiddlewaretoken" value=")[^"]+'), r"\1<csrf>"),
