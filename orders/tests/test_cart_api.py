@@ -12,7 +12,7 @@ from rest_framework.test import APIClient
 
 from catalog.tests.factories import PartFactory
 from conftest import bearer_client
-from orders import tasks
+from orders import periodic
 from orders.models import Cart, CartLine
 
 LINE_FIELDS = {
@@ -256,9 +256,9 @@ class TestPruning:
     def test_visitors_carts_idle_past_a_session_go_accounts_carts_stay(self, anon, as_user, part):
         add(anon, part, 2)
         add(as_user, part, 2)
-        assert tasks.prune_visitor_carts() == 0  # in use
+        assert periodic.prune_visitor_carts() == 0  # in use
         Cart.objects.update(updated_at=timezone.now() - timedelta(days=15))
-        assert tasks.prune_visitor_carts() == 1
+        assert periodic.prune_visitor_carts() == 1
         assert Cart.objects.get().user is not None
         assert anon.get("/api/cart").json()["count"] == 0
 
@@ -266,7 +266,7 @@ class TestPruning:
         add(anon, part, 2)
         Cart.objects.update(updated_at=timezone.now() - timedelta(days=15))
         anon.put(f"/api/cart/{part.pk}", {"quantity": 3}, format="json")
-        assert tasks.prune_visitor_carts() == 0
+        assert periodic.prune_visitor_carts() == 0
 
 
 class TestQueries:

@@ -279,11 +279,13 @@ CELERY_TIMEZONE = TIME_ZONE
 # first); it keeps the catalog's figures fresh.
 CELERY_BEAT_SCHEDULE = {
     "release-lapsed-holds": {
-        "task": "orders.tasks.release_lapsed_holds",
+        "task": "orders.periodic.release_lapsed_holds",
         "schedule": env.float("HOLDS_RELEASE_EVERY", default=60.0),
     },
-    "prune-visitor-carts": {"task": "orders.tasks.prune_visitor_carts", "schedule": 86400.0},
+    "prune-visitor-carts": {"task": "orders.periodic.prune_visitor_carts", "schedule": 86400.0},
 }
+# Modules of tasks beside each app's tasks.py (which Celery finds by itself): the periodic ones.
+CELERY_IMPORTS = ["orders.periodic"]
 
 LOGGING = {
     "version": 1,
