@@ -278,6 +278,20 @@ class TestQueries:
         with django_assert_max_num_queries(6):
             assert as_user.get("/api/cart").json()["count"] == 10
 
+    def test_a_checkout_is_twenty_sql_statements(self, as_user, django_assert_max_num_queries):
+        """The token's user; the cart's lock, its lines, emptying it; the lapsed holds of its
+        parts, the parts; the account's and the address's lock in one statement, the holds of
+        both, kept deadlines, the parts' lock; the order, its history, its lines; the stock
+        and its movements; the savepoints; the answer's lines."""
+        where = {"address": "1 Road", "phone": "12345"}
+        parts = [PartFactory(minimum_order_quantity=1, available_quantity=5) for _ in range(4)]
+        add(as_user, parts[0], 1)
+        as_user.post("/api/checkout", where, format="json")  # the account's first order
+        for part in parts[1:]:
+            add(as_user, part, 1)
+        with django_assert_max_num_queries(20):
+            assert as_user.post("/api/checkout", where, format="json").status_code == 201
+
     def test_a_checkout_of_three_lines_takes_as_many_queries_as_one_of_one(self, as_user):
         """The parts are locked in one statement, their stock and movements written in one
         each: what the parts' locks are held for does not grow with the lines."""

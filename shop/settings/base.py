@@ -130,6 +130,11 @@ TEMPLATES = [
 
 # Unset or empty: the SQLite file of the project folder.
 database = env.db_url_config(env.str("DATABASE_URL", default="") or "sqlite:///db.sqlite3")
+if database["ENGINE"].endswith("sqlite3"):
+    # SQLite locks no row (select_for_update and core.locks do nothing there): every
+    # transaction takes the database's write lock when it begins instead, so the ordering
+    # rules' transactions (stock, holds, fair shares) run one at a time, never interleaved.
+    database.setdefault("OPTIONS", {}).setdefault("transaction_mode", "IMMEDIATE")
 if database["ENGINE"].endswith("sqlite3") and database["NAME"] != ":memory:":
     # A relative SQLite path (`.env` has `sqlite:///db.sqlite3`) is the project folder's.
     database["NAME"] = str(BASE_DIR / database["NAME"])
