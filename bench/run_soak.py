@@ -93,7 +93,9 @@ def reconcile(database_url: str, open_orders: dict[str, list[int]]) -> tuple[lis
         stored = {
             str(pk): [part, quantity]
             for pk, part, quantity in conn.execute(
-                "SELECT id, part_id, quantity FROM orders_booking"
+                # As <booking> shows an order: its line's part (none for several), its units.
+                "SELECT booking_id, CASE WHEN COUNT(*) = 1 THEN MIN(part_id) END, SUM(quantity) "
+                "FROM orders_bookingline GROUP BY booking_id"
             )
         }
     stock = []
@@ -207,8 +209,13 @@ def run(
         fresh_database(postgres_server(database_url), name) as url,
     ):
         # A short hold lets holds lapse during the run: they go back on the shelf as shoppers order.
+        # Each shopper sends an address of its own as a proxy would (bench/locustfile.py).
         env = shop_env(
-            url, **THROTTLES_OFF, ORDER_HOLD_SECONDS=str(hold_seconds), MAX_HELD_SHARE=HELD_SHARE
+            url,
+            **THROTTLES_OFF,
+            ORDER_HOLD_SECONDS=str(hold_seconds),
+            MAX_HELD_SHARE=HELD_SHARE,
+            TRUSTED_PROXY_COUNT="1",
         )
         manage("migrate", "--noinput", env=env)
         # Pages name their static files through the manifest collectstatic writes (DEBUG off).

@@ -54,18 +54,14 @@ class BookingAdmin(RecordOnlyHistoryAdmin):
         "created_at",
     ]
     list_filter = [StateListFilter, "created_at"]
-    list_select_related = ["user", "part"]
-    search_fields = ["email", "name", "parts_name", "transaction_id", "payment_intent_id"]
-    # What was bought, at which price, and its payment are history: they change only
-    # through the services (placing, paying, approving), never by hand.
+    # The part names searched through the lines (Django admin drops the duplicates).
+    search_fields = ["email", "name", "lines__parts_name", "transaction_id", "payment_intent_id"]
+    # What was bought (the lines, below), at which price, and its payment are history: they
+    # change only through the services (placing, paying, approving), never by hand.
     readonly_fields = [
         "user",
         "email",
         "name",
-        "part",
-        "parts_name",
-        "price_per_unit",
-        "quantity",
         "total_price",
         "paid",
         "status",
@@ -78,9 +74,14 @@ class BookingAdmin(RecordOnlyHistoryAdmin):
         "released_at",
         "refunded_at",
         "refund_id",
+        "client_address",
     ]
     inlines = [BookingLineInline]
     actions = ["approve_paid_orders", "refund_paid_orders"]
+
+    def get_queryset(self, request):
+        # The list's part names and units are read from the lines: one query for a page.
+        return super().get_queryset(request).prefetch_related("lines")
 
     @admin.display(description="state")
     def state(self, booking):

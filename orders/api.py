@@ -15,6 +15,7 @@ from catalog import selectors as catalog_selectors
 from catalog.models import Part
 from catalog.serializers import DeletedCountSerializer
 from core.api import created, errors, get_or_404, page_response, with_count
+from core.clients import client_address
 from core.emails import normalize_email
 from core.permissions import IsShopAdmin, require_self_or_admin
 
@@ -87,6 +88,7 @@ class BookingListApi(APIView):
             quantity=fields["quantity"],
             address=fields["address"],
             phone=fields["phone"],
+            client_address=client_address(request),
         )
         return created(booking_json(booking), booking.pk)
 
@@ -168,7 +170,7 @@ class BookingDetailApi(APIView):
         booking = self.get_booking(request, pk)
         BookingStatusInputSerializer(data=request.data).is_valid(raise_exception=True)
         modified = services.booking_approve(booking=booking)
-        return Response({**BookingOutputSerializer(booking).data, "modifiedCount": int(modified)})
+        return Response({**booking_json(booking), "modifiedCount": int(modified)})
 
     @extend_schema(
         request=PaymentConfirmInputSerializer,
@@ -184,7 +186,7 @@ class BookingDetailApi(APIView):
         data.is_valid(raise_exception=True)
         transaction_id = data.validated_data["transactionId"]
         booking = services.booking_confirm_payment(booking=booking, transaction_id=transaction_id)
-        return Response(BookingOutputSerializer(booking).data)
+        return Response(booking_json(booking))
 
     def check_admin(self, request):
         if not IsShopAdmin().has_permission(request, self):
@@ -203,7 +205,7 @@ class BookingRefundApi(APIView):
     def post(self, request, pk):
         booking = get_or_404(selectors.booking_list(), pk)
         booking = services.booking_refund(booking=booking)
-        return Response(BookingOutputSerializer(booking).data)
+        return Response(booking_json(booking))
 
 
 class PaymentIntentApi(APIView):

@@ -229,10 +229,10 @@ def cart_prune_visitors(*, idle_for: timedelta) -> int:
     return deleted.get(Cart._meta.label, 0)
 
 
-def cart_checkout(*, user, address: str, phone: str) -> Booking:
-    """One order of every line of the account's cart, held as any order is
-    (orders.services.booking_place_lines: its 400s and 409s, nothing held and the cart
-    unchanged when a line cannot be had); then the cart is empty. 400 when it is empty.
+def cart_checkout(*, user, address: str, phone: str, client_address: str | None = None) -> Booking:
+    """One order of every line of the account's cart, placed from `client_address`, held as
+    any order is (orders.services.booking_place_lines: its 400s and 409s, nothing held and the
+    cart unchanged when a line cannot be had); then the cart is empty. 400 when it is empty.
 
     The cart's row stays locked until the order is committed: a second checkout of the same
     cart (a double click, another device) waits, then finds it empty. The cart is emptied
@@ -244,4 +244,6 @@ def cart_checkout(*, user, address: str, phone: str) -> Booking:
         if cart is None or not lines:
             raise Rejected(CART_EMPTY)
         CartLine.objects.filter(cart=cart).delete()  # what was read under the lock: all of it
-        return services.booking_place_lines(user=user, lines=lines, address=address, phone=phone)
+        return services.booking_place_lines(
+            user=user, lines=lines, address=address, phone=phone, client_address=client_address
+        )

@@ -12,6 +12,7 @@ from rest_framework.views import APIView
 
 from catalog import selectors as catalog_selectors
 from core.api import MAX_ID, created, errors
+from core.clients import client_address
 from core.fields import required
 
 from . import cart
@@ -178,6 +179,7 @@ class CheckoutApi(APIView):
             user=request.user,
             address=data.validated_data["address"],
             phone=data.validated_data["phone"],
+            client_address=client_address(request),
         )
         response = created(booking_json(booking), booking.pk)
         if COUNT_COOKIE in request.COOKIES:

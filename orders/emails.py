@@ -72,10 +72,10 @@ def booking_mail_expired(*, booking_id: int) -> int:
 
 
 def _again_url(booking: Booking) -> str:
-    """Where the shopper orders again: the part's page, All Parts for several parts."""
-    if booking.has_several_lines:
-        return absolute_url("/allparts")
-    return absolute_url(f"/parts/{booking.part_id}") if booking.part_id else ""
+    """Where the shopper orders again: the part's page for an order of one part still sold,
+    All Parts otherwise."""
+    part_id = booking.summary.part_id
+    return absolute_url(f"/parts/{part_id}" if part_id else "/allparts")
 
 
 def booking_mail_refunded(*, booking_id: int) -> int:
@@ -172,7 +172,9 @@ def compose(*, template: str, subject: str, to: list[str], context: dict) -> Ema
 
 
 def _booking(booking_id: int) -> Booking | None:
-    booking = Booking.objects.select_related("user").filter(pk=booking_id).first()
+    booking = (
+        Booking.objects.select_related("user").prefetch_related("lines").filter(pk=booking_id)
+    ).first()
     if booking is None:
         logger.info("Order #%s is gone: no mail", booking_id)
     return booking

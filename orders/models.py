@@ -1,8 +1,23 @@
+from collections.abc import Iterable
 from datetime import datetime
+from decimal import Decimal
+from typing import NamedTuple
 
 from django.conf import settings
 from django.db import models
-from django.db.models import Case, CharField, Count, Exists, OuterRef, Q, Value, When
+from django.db.models import (
+    Case,
+    CharField,
+    Count,
+    Exists,
+    F,
+    Func,
+    OuterRef,
+    Q,
+    Subquery,
+    Value,
+    When,
+)
 from django.utils import timezone
 from simple_history.models import HistoricalRecords
 
@@ -71,22 +86,37 @@ class BookingQuerySet(models.QuerySet):
         now = now or timezone.now()
         return self.filter(paid=False, released_at__isnull=True, expires_at__lte=now)
 
-    def with_line_of(self, part_ids):
-        """Orders with a line of one of `part_ids`: one-line orders by their own part link,
-        orders of several (no part link) through their lines."""
-        return self.filter(Q(part_id__in=part_ids) | _several_with_line_of(part_ids))
+    def of_parts(self, part_ids):
+        """Orders with a line of one of `part_ids` (each order once)."""
+        lines = BookingLine.objects.filter(booking=OuterRef("pk"), part_id__in=part_ids)
+        return self.filter(Exists(lines))
 
-    def lapsed_with_line_of(self, part_ids):
-        """lapsed() of with_line_of(), for .exists() before each order: the two kinds read
-        apart, so each reads only its side of the index of live holds by part."""
-        lapsed = self.lapsed()
-        one_line = lapsed.filter(part_id__in=part_ids).values("pk")
-        return one_line.union(lapsed.filter(_several_with_line_of(part_ids)).values("pk"), all=True)
+    def lapsed_of_parts(self, part_ids, now: datetime | None = None):
+        """lapsed() of of_parts(part_ids): the holds an order of those parts releases first,
+        in one statement whose cost is the lapsed holds, not the parts' history.
+
+        A lapsed hold's id lies between the smallest and the largest id of all lapsed holds
+        (read from their index, the live holds' by deadline): only the lines of these parts
+        whose order id lies there can be one (the index of lines by part and order). Few
+        holds lapse unreleased at a time (the worker's sweep), and then the window is a few
+        moments of orders; 10,000 left by a shop without a worker are one scan of that index.
+        """
+        now = now or timezone.now()
+        lapsed = Booking.objects.lapsed(now).order_by()
+        lines = BookingLine.objects.filter(
+            part_id__in=part_ids,
+            booking_id__gte=_id_bound(lapsed, "MIN"),
+            booking_id__lte=_id_bound(lapsed, "MAX"),
+        )
+        return self.lapsed(now).filter(pk__in=lines.values("booking_id"))
 
 
-def _several_with_line_of(part_ids) -> Q:
-    lines = BookingLine.objects.filter(booking=OuterRef("pk"), part_id__in=part_ids)
-    return Q(Exists(lines), part__isnull=True)
+def _id_bound(orders, function: str) -> Subquery:
+    """MIN or MAX of the ids of `orders`, as a subquery. Of `id + 0`, not `id`: PostgreSQL
+    answers MIN(id) by walking the primary key from its end until an order matches, and the
+    lapsed holds (a few recent orders) lie behind every older one; of an expression, it reads
+    the lapsed holds' own index instead."""
+    return Subquery(orders.annotate(bound=Func(F("pk") + 0, function=function)).values("bound"))
 
 
 class Booking(models.Model):
@@ -100,17 +130,10 @@ class Booking(models.Model):
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="bookings"
     )
-    part = models.ForeignKey(
-        "catalog.Part", on_delete=models.SET_NULL, null=True, blank=True, related_name="bookings"
-    )
     email = models.EmailField()
     name = models.CharField(max_length=150, blank=True)
-    # What was bought, as the API's spec fields show it (the lines hold the detail): an order
-    # of one line repeats that line; an order of several has no part link and no unit price,
-    # its parts' names joined by ", " and its total units.
-    parts_name = models.TextField()
-    price_per_unit = models.DecimalField(max_digits=10, decimal_places=2, null=True, blank=True)
-    quantity = models.PositiveIntegerField()
+    # What was bought is the order's lines (BookingLine); this is what the order costs, the
+    # sum of their totals: the amount paid.
     total_price = models.DecimalField(max_digits=12, decimal_places=2)
     address = models.CharField(max_length=500)
     phone = models.CharField(max_length=20)
@@ -137,11 +160,18 @@ class Booking(models.Model):
         null=True, blank=True, help_text="When the payment was refunded in full."
     )
     refund_id = models.CharField(max_length=255, blank=True)
+    client_address = models.GenericIPAddressField(
+        null=True,
+        blank=True,
+        help_text="The address the order was placed from: the accounts seen from one address "
+        "share one share of each part while their orders hold it (fair holds).",
+    )
 
     objects = BookingQuerySet.as_manager()
     # Every save (placed, paid, approved, released, refunded, an address corrected in Django
     # admin) keeps a copy of the order with who made it and when: Django admin's History.
-    history = HistoricalRecords()
+    # The client's address is set once, when the order is placed: no history of it is kept.
+    history = HistoricalRecords(excluded_fields=["client_address"])
 
     class Meta:
         ordering = ["-created_at", "-id"]
@@ -172,22 +202,25 @@ class Booking(models.Model):
             ),
             models.Index(fields=["paid_at"], name="orders_booking_paid_at"),
             # The holds that may still need releasing: few at any time, whatever the number of
-            # orders. By part: the lapsed holds an order of a part releases first are read
-            # under that part (one-line orders) and under NULL (orders of several lines,
-            # through their lines): lapsed_with_line_of.
+            # orders (the sweep releases the lapsed ones every minute); their ids in the index
+            # too, for the window of BookingQuerySet.lapsed_of_parts (read from the index alone).
             models.Index(
-                fields=["part", "expires_at"],
+                fields=["expires_at"],
+                include=["id"],
                 condition=models.Q(paid=False, released_at__isnull=True),
-                name="orders_booking_part_live_holds",
+                name="orders_booking_live_holds",
+            ),
+            # What the accounts seen from one address hold (holds.account_holds): the live
+            # holds only, so it stays small whatever the number of orders.
+            models.Index(
+                fields=["client_address"],
+                condition=models.Q(paid=False, released_at__isnull=True),
+                name="orders_booking_address_holds",
             ),
         ]
         constraints = [
             models.CheckConstraint(
-                condition=models.Q(quantity__gt=0), name="orders_booking_quantity_positive"
-            ),
-            models.CheckConstraint(
-                condition=models.Q(price_per_unit__gte=0, total_price__gte=0),
-                name="orders_booking_prices_not_negative",
+                condition=models.Q(total_price__gte=0), name="orders_booking_total_not_negative"
             ),
             models.CheckConstraint(
                 condition=models.Q(status__isnull=True) | models.Q(status="approved", paid=True),
@@ -200,10 +233,37 @@ class Booking(models.Model):
         ]
 
     def __str__(self):
-        return f"Order #{self.pk}: {self.quantity} × {self.parts_name}"
+        if self.pk is None:
+            return "A new order"
+        summary = self.summary
+        return f"Order #{self.pk}: {summary.quantity} × {summary.parts_name}"
 
     def get_absolute_url(self) -> str:
         return f"/dashboard/orders/{self.pk}"
+
+    @property
+    def summary(self) -> "LinesSummary":
+        """What was bought, as the API's one-line fields show it (LinesSummary.of its lines:
+        read them with prefetch_related("lines"), as the selectors do)."""
+        return LinesSummary.of(self.lines.all())
+
+    # The summary's fields, for templates, Django admin and the API's serializer.
+
+    @property
+    def part_id(self) -> int | None:
+        return self.summary.part_id
+
+    @property
+    def parts_name(self) -> str:
+        return self.summary.parts_name
+
+    @property
+    def quantity(self) -> int:
+        return self.summary.quantity
+
+    @property
+    def price_per_unit(self) -> Decimal | None:
+        return self.summary.price_per_unit
 
     @property
     def state(self) -> str:
@@ -222,15 +282,31 @@ class Booking(models.Model):
         return self.State.UNPAID if holding else self.State.EXPIRED
 
     @property
-    def has_several_lines(self) -> bool:
-        """An order of several parts: its own part fields only sum its lines up (no part link
-        and no unit price of its own; orders.services.placing)."""
-        return self.price_per_unit is None
-
-    @property
     def hold_expires_at(self):
         """When the hold lapses; None once paid (the order's `expiresAt` in the API)."""
         return None if self.paid else self.expires_at
+
+
+class LinesSummary(NamedTuple):
+    """An order's lines as the API's one-line fields of <booking> show them: an order of one
+    line is that line's part, name, unit price and quantity; an order of several has the
+    names joined by ", ", the total units, and no part and no unit price of its own."""
+
+    part_id: int | None
+    parts_name: str
+    quantity: int
+    price_per_unit: Decimal | None
+
+    @classmethod
+    def of(cls, lines: Iterable["BookingLine"]) -> "LinesSummary":
+        lines = list(lines)
+        only = lines[0] if len(lines) == 1 else None
+        return cls(
+            part_id=only.part_id if only else None,
+            parts_name=", ".join(line.parts_name for line in lines),
+            quantity=sum(line.quantity for line in lines),
+            price_per_unit=only.price_per_unit if only else None,
+        )
 
 
 class BookingLine(models.Model):
@@ -243,6 +319,7 @@ class BookingLine(models.Model):
         null=True,
         blank=True,
         related_name="booking_lines",
+        db_index=False,  # orders_bookingline_by_part starts with it
     )
     parts_name = models.CharField(max_length=200)
     price_per_unit = models.DecimalField(max_digits=10, decimal_places=2)
@@ -251,6 +328,11 @@ class BookingLine(models.Model):
 
     class Meta:
         ordering = ["id"]
+        indexes = [
+            # A part's lines by order: its orders (stats, a deleted part's orders), and the
+            # lapsed holds of an order's parts (BookingQuerySet.lapsed_of_parts).
+            models.Index(fields=["part", "booking"], name="orders_bookingline_by_part"),
+        ]
         constraints = [
             models.CheckConstraint(
                 condition=models.Q(quantity__gt=0), name="orders_bookingline_quantity_positive"

@@ -6,7 +6,7 @@ import re
 from collections.abc import Iterator
 from itertools import islice
 
-from django.db.models import Q, QuerySet
+from django.db.models import Exists, OuterRef, Q, QuerySet
 from django.utils import timezone
 
 from core.caching import versions
@@ -48,9 +48,10 @@ def booking_owned_by(user) -> QuerySet[Booking]:
 
 
 def booking_matching(q: str) -> Q:
-    """Orders whose e-mail, name or part name holds `q` (case does not matter), or whose
-    number it is ("42", "#42", "Order #42")."""
-    match = Q(email__icontains=q) | Q(name__icontains=q) | Q(parts_name__icontains=q)
+    """Orders whose e-mail, name or the part name of one of whose lines holds `q` (case does
+    not matter), or whose number it is ("42", "#42", "Order #42")."""
+    on_a_line = BookingLine.objects.filter(booking=OuterRef("pk"), parts_name__icontains=q)
+    match = Q(email__icontains=q) | Q(name__icontains=q) | Q(Exists(on_a_line))
     if number := ORDER_NUMBER.fullmatch(q):
         match |= Q(pk=int(number[1]))
     return match
@@ -89,29 +90,27 @@ def booking_page(*, state: str = "", q: str = "", page: object = 1) -> ListPage:
     )
 
 
+# An order's fields in the CSV: the number, date, e-mail and name, then (LINE_FIELDS) its
+# line's, then the rest.
 EXPORT_FIELDS = (
     "id",
     "created_at",
     "email",
     "name",
-    "parts_name",
-    "quantity",
-    "price_per_unit",
-    "total_price",
     "state_now",
     "transaction_id",
     "address",
     "phone",
 )
-# A line's fields, written in place of EXPORT_FIELDS' part, quantity, unit price and total.
 LINE_FIELDS = ("parts_name", "quantity", "price_per_unit", "line_total")
 
 
 def booking_export(*, state: str = "", q: str = "") -> Iterator[tuple]:
-    """One tuple per line of booking_search's orders (EXPORT_FIELDS, the order's own fields
-    but the part, quantity, unit price and total of the line), newest order first; read
-    EXPORT_CHUNK orders at a time (a server-side cursor on PostgreSQL), with one query for the
-    lines of each chunk: memory stays flat whatever the number of orders."""
+    """One tuple per line of booking_search's orders (the order's number, date, e-mail and
+    name, the line's part, quantity, unit price and total, then the order's state, transaction
+    id, address and phone), newest order first; read EXPORT_CHUNK orders at a time (a
+    server-side cursor on PostgreSQL), with one query for the lines of each chunk: memory
+    stays flat whatever the number of orders."""
     now = timezone.now()
     rows = booking_search(state=state, q=q, now=now).prefetch_related(None).with_state(now)
     orders = rows.values_list(*EXPORT_FIELDS).iterator(chunk_size=EXPORT_CHUNK)
@@ -121,6 +120,5 @@ def booking_export(*, state: str = "", q: str = "") -> Iterator[tuple]:
         for booking_id, *line in found.order_by("id").values_list("booking_id", *LINE_FIELDS):
             lines.setdefault(booking_id, []).append(tuple(line))
         for row in chunk:
-            # An order stored without lines (made in bulk, as the bench does) is its own line.
-            for line in lines.get(row[0]) or [row[4:8]]:
-                yield (*row[:4], *line, *row[8:])
+            for line in lines.get(row[0], []):
+                yield (*row[:4], *line, *row[4:])

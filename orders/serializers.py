@@ -6,7 +6,7 @@ from catalog.serializers import PartOutputSerializer
 from core.api import MAX_ID, PageInputSerializer
 from core.fields import PhoneField, required
 
-from .models import Booking, BookingLine, PaymentEvent
+from .models import Booking, BookingLine, LinesSummary, PaymentEvent
 
 PART_REQUIRED = "Choose a part to order"
 PART_UNKNOWN = "There is no part with this id"
@@ -29,8 +29,9 @@ class BookingLineOutputSerializer(serializers.ModelSerializer):
 
 
 class BookingOutputSerializer(serializers.ModelSerializer):
-    """An order; for one of several lines, partId and pricePerUnit are null, partsName the
-    lines' names joined, quantity the units (its own fields: orders.services.placing)."""
+    """An order; partId, partsName, quantity and pricePerUnit are read from its lines (for one
+    of several lines, partId and pricePerUnit are null, partsName the lines' names joined,
+    quantity the units: orders.models.Booking)."""
 
     _id = serializers.IntegerField(source="pk", read_only=True)
     partId = serializers.IntegerField(source="part_id", allow_null=True)
@@ -97,16 +98,19 @@ def line_json(line: BookingLine) -> dict:
 
 
 def booking_json(booking: Booking) -> dict:
-    """BookingOutputSerializer(booking).data, as a plain dict."""
+    """BookingOutputSerializer(booking).data, as a plain dict; its lines are read once (none
+    when they were prefetched)."""
     status, state = booking.status, booking.state
+    lines = list(booking.lines.all())
+    summary = LinesSummary.of(lines)
     return {
         "_id": booking.pk,
         "email": booking.email,
         "name": booking.name,
-        "partId": booking.part_id,
-        "partsName": booking.parts_name,
-        "quantity": booking.quantity,
-        "pricePerUnit": _money(booking.price_per_unit),
+        "partId": summary.part_id,
+        "partsName": summary.parts_name,
+        "quantity": summary.quantity,
+        "pricePerUnit": _money(summary.price_per_unit),
         "totalPrice": _MONEY.to_representation(booking.total_price),
         "address": booking.address,
         "phone": booking.phone,
@@ -117,7 +121,7 @@ def booking_json(booking: Booking) -> dict:
         "createdAt": _when(booking.created_at),
         "expiresAt": _when(booking.hold_expires_at),
         "url": booking.get_absolute_url(),
-        "lines": [line_json(line) for line in booking.lines.all()],
+        "lines": [line_json(line) for line in lines],
     }
 
 

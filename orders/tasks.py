@@ -1,16 +1,15 @@
-"""Background tasks of orders: each one is a thin call of orders/emails.py or a service.
+"""The background tasks that orders' services hand out: each one is a thin call of
+orders/emails.py. (Celery beat's periodic work, which calls the services, is orders/periodic.py:
+the services import this module, so this module imports no service.)
 
 They are dispatched after the order's transaction commits by core/background.py: to the
 Celery workers when there is a broker (REDIS_URL), else in a thread of the web process. Under
 a worker, a mail server that is down or times out is retried a few times, with backoff.
 """
 
-from datetime import timedelta
-
 from celery import shared_task
-from django.conf import settings
 
-from . import cart, emails, services
+from . import emails
 
 RETRY = {"autoretry_for": (OSError,), "retry_backoff": 10, "retry_jitter": False, "max_retries": 3}
 
@@ -65,16 +64,3 @@ def send_booking_withdrawn(*, booking_id: int, part_name: str | None = None) -> 
 @shared_task(**RETRY)
 def send_low_stock(*, booking_id: int, before: int, part_id: int | None = None) -> int:
     return emails.part_mail_low_stock(booking_id=booking_id, before=before, part_id=part_id)
-
-
-@shared_task
-def release_lapsed_holds() -> int:
-    """Celery beat, every HOLDS_RELEASE_EVERY seconds: lapsed holds go back on the shelf, so
-    the catalog shows them even when nobody orders those parts."""
-    return services.booking_release_lapsed_holds()
-
-
-@shared_task
-def prune_visitor_carts() -> int:
-    """Celery beat, daily: visitors' carts whose sessions have run out are deleted."""
-    return cart.cart_prune_visitors(idle_for=timedelta(seconds=settings.SESSION_COOKIE_AGE))

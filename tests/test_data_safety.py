@@ -28,13 +28,14 @@ from orders.services import booking_approve, booking_cancel, booking_mark_paid, 
 from reviews.services import review_create
 from scripts.servers import fresh_database, manage, postgres_server, shop_env
 
+# One row per line of each order: an order is its lines.
 ORDER_FIELDS = (
     "id",
     "email",
-    "parts_name",
-    "part_id",
-    "quantity",
-    "price_per_unit",
+    "lines__parts_name",
+    "lines__part_id",
+    "lines__quantity",
+    "lines__price_per_unit",
     "total_price",
     "paid",
     "status",
@@ -185,7 +186,7 @@ from accounts.models import User
 from catalog.models import Part
 from orders.models import Booking
 from reviews.models import Review
-orders = Booking.objects.order_by("id").values_list(*{ORDER_FIELDS!r})
+orders = Booking.objects.order_by("id", "lines__id").values_list(*{ORDER_FIELDS!r})
 last_part = Part.objects.order_by("-id").first()
 new_part = Part.objects.create(name="After restore", price=1, available_quantity=1)
 print(json.dumps({{
@@ -225,7 +226,7 @@ def expected_after_restore() -> dict:
     from accounts.models import User
     from catalog.models import Part
 
-    orders = Booking.objects.order_by("id").values_list(*ORDER_FIELDS)
+    orders = Booking.objects.order_by("id", "lines__id").values_list(*ORDER_FIELDS)
     return {
         "orders": [[str(value) for value in order] for order in orders],
         "users": [list(row) for row in sorted(User.objects.values_list("email", "password"))],

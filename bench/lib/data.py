@@ -53,7 +53,7 @@ def seed(*, parts: int, orders: int, shoppers: int) -> Shop:
         for part in Part.objects.order_by("id")[:orders]
     ]
     return Shop(
-        part_id=placed[0].part_id,
+        part_id=placed[0].lines.get().part_id,
         order_id=placed[0].pk,
         shopper_email=shopper.email,
         shopper_session=session_of(shopper),
@@ -68,7 +68,7 @@ def reseed() -> Shop:
     admin = User.objects.get(email=demo_data.ADMIN.email)
     first = shopper.bookings.filter(address=ADDRESS).order_by("id").first()
     return Shop(
-        part_id=first.part_id,
+        part_id=first.lines.get().part_id,
         order_id=first.pk,
         shopper_email=shopper.email,
         shopper_session=session_of(shopper),
@@ -106,19 +106,20 @@ def new_part(*, stock: int) -> int:
     return part.pk
 
 
-def one_line_each(bookings: list[Booking]) -> None:
-    """The line of each order made in bulk (with its id), as booking_place writes it: what
-    every reader and rule of orders reads."""
+def one_line_each(bookings: list[Booking], parts: list[tuple[int, str, Decimal, int]]) -> None:
+    """The line of each order made in bulk (with its id), as booking_place writes it: of
+    `parts`' (part id, name, unit price, quantity) at the same place. An order is its lines:
+    what every reader and rule of orders reads."""
     BookingLine.objects.bulk_create(
         BookingLine(
             booking_id=booking.pk,
-            part_id=booking.part_id,
-            parts_name=booking.parts_name,
-            price_per_unit=booking.price_per_unit,
-            quantity=booking.quantity,
-            line_total=booking.total_price,
+            part_id=part_id,
+            parts_name=name,
+            price_per_unit=price,
+            quantity=quantity,
+            line_total=price * quantity,
         )
-        for booking in bookings
+        for booking, (part_id, name, price, quantity) in zip(bookings, parts, strict=True)
     )
 
 

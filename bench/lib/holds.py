@@ -12,6 +12,7 @@ part's units given back), so that run orders with no lapsed hold anywhere.
 
 import json
 from datetime import timedelta
+from decimal import Decimal
 
 from django.db import transaction
 from django.db.models import F, Sum
@@ -22,7 +23,7 @@ from bench.lib import data, load
 from bench.lib.orders import order
 from bench.lib.report import Row, Section
 from catalog.models import Part
-from orders.models import Booking
+from orders.models import Booking, BookingLine
 
 STOCK = 1_000_000
 LAPSED, ON_PART = 10_000, 100
@@ -94,20 +95,16 @@ def _add_lapsed(*, owner: User, part_id: int) -> None:
     made = Booking.objects.bulk_create(
         Booking(
             user=owner,
-            part_id=pk,
             email=owner.email,
             name=owner.name,
-            parts_name=names[pk],
-            price_per_unit=1,
-            quantity=1,
             total_price=1,
             address=data.ADDRESS,
             phone=data.PHONE,
             expires_at=lapsed_at,
         )
-        for pk in part_ids
+        for _ in part_ids
     )
-    data.one_line_each(made)
+    data.one_line_each(made, [(pk, names[pk], Decimal(1), 1) for pk in part_ids])
     _give_back(part_id, -ON_PART)
 
 
@@ -118,7 +115,7 @@ def _clear_lapsed(*, part_id: int) -> None:
     due = Booking.objects.filter(
         paid=False, released_at__isnull=True, expires_at__lte=timezone.now()
     )
-    on_part = due.filter(part_id=part_id).count()
+    on_part = due.of_parts([part_id]).count()
     due.delete()
     _give_back(part_id, on_part)
 
@@ -130,7 +127,7 @@ def _give_back(part_id: int, units: int) -> None:
 def _reconciled(part_id: int) -> bool:
     """Stock left + units still held by orders == the stock the part started with."""
     data.stock_check(part_id)  # waits for the orders in flight
-    held = Booking.objects.filter(part_id=part_id, released_at__isnull=True).aggregate(
+    held = BookingLine.objects.filter(part_id=part_id, booking__released_at__isnull=True).aggregate(
         units=Sum("quantity", default=0)
     )["units"]
     return Part.objects.get(pk=part_id).available_quantity + held == STOCK

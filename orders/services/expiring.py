@@ -34,9 +34,9 @@ def booking_release_lapsed_holds(*, part_ids: Collection[int] | None = None) -> 
     """
     due = Booking.objects.all()
     if part_ids is not None:
-        if not Booking.objects.lapsed_with_line_of(part_ids).exists():
+        due = due.lapsed_of_parts(part_ids)
+        if not due.exists():
             return 0  # what an order usually finds: one plain read instead of a transaction
-        due = due.with_line_of(part_ids)
     released = 0
     while batch := _release_lapsed(due):
         released += batch

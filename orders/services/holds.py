@@ -3,9 +3,11 @@ hold.
 
 An unpaid order holds units that nobody else can buy, so one account may hold unpaid at most
 MAX_HELD_SHARE of a part's stock (what is on the shelf plus what that account holds), rounded
-down but never below the part's minimum order quantity; and a new order of a part that the
-account held unpaid lapses when that earlier hold would have, so deleting an order and placing
-it again never renews a hold. A paid order holds nothing: it has bought its stock.
+down but never below the part's minimum order quantity; the accounts seen from one client
+address share one such share (counted as for one account: the holds of the account's orders
+and of every order placed from that address); and a new order of a part that the account held
+unpaid lapses when that earlier hold would have, so deleting an order and placing it again
+never renews a hold. A paid order holds nothing: it has bought its stock.
 """
 
 import math
@@ -35,28 +37,37 @@ def hold_seconds() -> int:
 
 @dataclass(frozen=True)
 class AccountHolds:
-    """What an account's unpaid orders that still hold their stock hold now: how many orders
-    they are, and of each part asked about, the units in them and the earliest deadline."""
+    """What unpaid orders that still hold their stock hold now: how many orders the account
+    has, and of each part asked about, the units held by the account and by its client address
+    together (the fair share's count) and the earliest deadline of the account's own."""
 
     orders: int
     units: dict[int, int]
     until: dict[int, datetime]
 
 
-def account_holds(*, user, part_ids: Collection[int], now: datetime | None = None) -> AccountHolds:
-    """The account's holds of `part_ids`, in one query (one row of sums) over the lines of its
-    unpaid orders that still hold their stock.
+def account_holds(
+    *,
+    user,
+    part_ids: Collection[int],
+    client_address: str | None = None,
+    now: datetime | None = None,
+) -> AccountHolds:
+    """The holds of `part_ids` by the account, or placed from `client_address`, in one query
+    (one row of sums) over the lines of the unpaid orders that still hold their stock.
 
-    The query starts from the account's orders (its index), then their lines: its cost is the
-    account's holds, not how often a part was ever ordered, whatever the planner's statistics
-    say.
+    The query starts from the account's orders and the address's live holds (their indexes),
+    then their lines: its cost is those holds, not how often a part was ever ordered, whatever
+    the planner's statistics say.
     """
-    holding = Booking.objects.filter(user=user).unpaid_holding(now)
-    sums = {"orders": Count("pk", distinct=True)}
+    own = Q(user=user)
+    holders = own | Q(client_address=client_address) if client_address else own
+    holding = Booking.objects.filter(holders).unpaid_holding(now)
+    sums = {"orders": Count("pk", distinct=True, filter=own)}
     for pk in part_ids:
         on_part = Q(lines__part_id=pk)
         sums[f"units_{pk}"] = Sum("lines__quantity", filter=on_part)
-        sums[f"until_{pk}"] = Min("expires_at", filter=on_part)
+        sums[f"until_{pk}"] = Min("expires_at", filter=on_part & own)
     row = holding.aggregate(**sums)
     return AccountHolds(
         orders=row["orders"],
@@ -65,24 +76,32 @@ def account_holds(*, user, part_ids: Collection[int], now: datetime | None = Non
     )
 
 
+def held_share() -> Decimal:
+    """MAX_HELD_SHARE, exactly (Decimal, not float: 0.29 × 100 must round down to 29, not 28).
+    At 1 or more it limits nothing an order could take from the shelf."""
+    return Decimal(str(settings.MAX_HELD_SHARE))
+
+
 def hold_limit(*, part: Part, held: int) -> int:
-    """The most units of `part` one account may hold unpaid while it holds `held` of them."""
-    # Decimal, not float: 0.29 × 100 must round down to 29, not to 28.
-    share = Decimal(str(settings.MAX_HELD_SHARE))
+    """The most units of `part` one account (with its client address) may hold unpaid while
+    it holds `held` of them."""
+    share = held_share()
     return max(part.minimum_order_quantity, math.floor(share * (part.available_quantity + held)))
 
 
 def held_share_refusal(*, part: Part, quantity: int, held: int) -> str | None:
-    """Why an account that holds `held` units of `part` may not hold `quantity` more (more
-    than its share), or None.
+    """Why an account that holds `held` units of `part` (with its client address) may not
+    hold `quantity` more (more than its share), or None.
 
-    Never lets an account past its share under concurrency: the caller holds the account's
-    row lock (the account's own orders wait for each other) and read `held` under it
-    (account_holds), and `part` is the part's locked row (catalog.stock.stock_lock_parts: other
-    accounts' orders, releases and adjustments of that part wait). What may still change
-    `held` between that read and the part's lock (a payment, a hold that lapsed meanwhile
-    going back on the shelf) can only make the check stricter: the units counted as held are
-    then either still held or counted twice, never missing.
+    Never lets an account or an address past its share under concurrency: the caller holds
+    the account's row lock and the address's lock (the orders of the account, and those placed
+    from the address, wait for each other) and read `held` under them (account_holds), and
+    `part` is the part's locked row (catalog.stock.stock_lock_parts: other accounts' orders,
+    releases and adjustments of that part wait). What may still change `held` between that
+    read and the part's lock (a payment, a hold that lapsed meanwhile going back on the shelf)
+    can only make the check stricter: the units counted as held are then either still held or
+    counted twice, never missing. One check of the account's and the address's holds together
+    is at least as strict as a check of each alone (the limit grows more slowly than `held`).
     """
     limit = hold_limit(part=part, held=held)
     if held + quantity > limit:

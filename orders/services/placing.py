@@ -15,11 +15,13 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.db.models import Value
 
 from catalog.models import Part
 from catalog.stock import stock_lock_parts, stock_shortfall, stock_take_lines
 from core.background import run_after_commit
 from core.errors import Conflict
+from core.locks import NamedLock
 from core.wording import counted
 
 from .. import tasks
@@ -27,7 +29,7 @@ from ..emails import stock_fell_below_minimum
 from ..models import Booking, BookingLine
 from .common import booking_locked, orders_changed
 from .expiring import booking_release_lapsed_holds
-from .holds import AccountHolds, account_holds, held_share_refusal, hold_deadline
+from .holds import AccountHolds, account_holds, held_share, held_share_refusal, hold_deadline
 
 QUANTITY_BELOW_MINIMUM = "Quantity must be at least {minimum} (the minimum order quantity)"
 QUANTITY_ABOVE_STOCK = ("Only {count} unit is available", "Only {count} units are available")
@@ -36,6 +38,7 @@ TOTAL_TOO_LARGE = "The total can't pass $99,999,999.99: order fewer units"
 TOO_MANY_UNPAID = "You already have {count} unpaid orders: pay or delete one first."
 LINE_UNAVAILABLE = "{name}: {reason}"
 MAX_TOTAL = Decimal("99999999.99")
+ADDRESS_LOCK = "orders.client_address:"  # the name of an address's lock (core.locks)
 
 
 class LineUnavailable(Conflict):
@@ -83,29 +86,48 @@ def check_quantity(*, part: Part, quantity: int) -> None:
         raise ValidationError({"quantity": problem})
 
 
-def account_locked_holds(*, user, part_ids: Sequence[int]) -> AccountHolds:
-    """The account's row locked until the order commits, and what its unpaid orders hold
-    (holds.account_holds) read under that lock; Conflict (409) when they are
-    MAX_UNPAID_ORDERS already (orders, however many lines each has).
+def account_locked_holds(
+    *, user, client_address: str | None, part_ids: Sequence[int]
+) -> AccountHolds:
+    """The account's row and its client address locked until the order commits, and what
+    the account's unpaid orders and those placed from that address hold (holds.account_holds)
+    read under those locks; Conflict (409) when the account's are MAX_UNPAID_ORDERS already
+    (orders, however many lines each has).
 
-    Locked first, so two orders of one account placed at once count each other (and see each
-    other's holds: holds.held_share_refusal). FOR NO KEY UPDATE, not FOR UPDATE: it still
-    makes the account's orders wait for each other, but not the rows that merely point at the
-    account (a history entry, a stock movement, a kept deadline). Those are written while a
-    part is locked, and an order waiting for that part while holding the account would
-    otherwise deadlock with them (a delete and a new order of one account at once).
+    Locked first, so two orders of one account, or from one address, placed at once count
+    each other (and see each other's holds: holds.held_share_refusal). Both locks are taken
+    by one statement, the address's (core.locks.NamedLock) as it reads the account's row, so
+    every order takes them in the same order and the address costs no round trip. FOR NO KEY
+    UPDATE, not FOR UPDATE: it still makes the account's orders wait for each other, but not
+    the rows that merely point at the account (a history entry, a stock movement, a kept
+    deadline). Those are written while a part is locked, and an order waiting for that part
+    while holding the account would otherwise deadlock with them (a delete and a new order of
+    one account at once).
     """
-    accounts = get_user_model().objects.select_for_update(no_key=True)
-    accounts.filter(pk=user.pk).values_list("pk").first()
-    holds = account_holds(user=user, part_ids=part_ids)
+    if held_share() >= 1:
+        client_address = None  # no share to keep: no address's holds to count or lock
+    account = get_user_model().objects.select_for_update(no_key=True).filter(pk=user.pk)
+    address_lock = NamedLock(ADDRESS_LOCK + client_address) if client_address else Value(False)
+    account.values_list("pk", address_lock).first()
+    holds = account_holds(user=user, client_address=client_address, part_ids=part_ids)
     cap = settings.MAX_UNPAID_ORDERS
     if holds.orders >= cap:
         raise Conflict(TOO_MANY_UNPAID.format(count=cap))
     return holds
 
 
-def booking_place(*, user, part: Part, quantity: int, address: str, phone: str) -> Booking:
-    """Place an order of one line: `quantity` units of `part` (the shopper's view of it).
+def booking_place(
+    *,
+    user,
+    part: Part,
+    quantity: int,
+    address: str,
+    phone: str,
+    client_address: str | None = None,
+) -> Booking:
+    """Place an order of one line: `quantity` units of `part` (the shopper's view of it),
+    from `client_address` (core.clients.client_address of the request; None for orders the
+    shop places itself, which are counted by their account alone).
 
     Bounds checked on that view are 400s on `quantity` (a part gone: on `partId`); a shortfall
     found under the part's lock means another order got there first (409). See
@@ -119,7 +141,11 @@ def booking_place(*, user, part: Part, quantity: int, address: str, phone: str) 
         )
     try:
         return _booking_create(
-            user=user, wanted=[(part.pk, part, quantity)], address=address, phone=phone
+            user=user,
+            wanted=[(part.pk, part, quantity)],
+            address=address,
+            phone=phone,
+            client_address=client_address,
         )
     except LineUnavailable as refused:
         if refused.stock_changed:
@@ -128,10 +154,16 @@ def booking_place(*, user, part: Part, quantity: int, address: str, phone: str) 
 
 
 def booking_place_lines(
-    *, user, lines: Sequence[tuple[int, int]], address: str, phone: str
+    *,
+    user,
+    lines: Sequence[tuple[int, int]],
+    address: str,
+    phone: str,
+    client_address: str | None = None,
 ) -> Booking:
     """Place one order of several lines, `(part_id, quantity)` each (one part named twice is
-    one line of both quantities), at the server's prices: all lines or none.
+    one line of both quantities), at the server's prices, from `client_address` (as for
+    booking_place): all lines or none.
 
     LineUnavailable (409 naming the part) when a line cannot be had, Conflict (409) at
     MAX_UNPAID_ORDERS; either way nothing is held. See _booking_create for the rest.
@@ -148,12 +180,18 @@ def booking_place_lines(
         wanted=[(pk, parts.get(pk), wanted[pk]) for pk in sorted(wanted)],
         address=address,
         phone=phone,
+        client_address=client_address,
     )
 
 
 @transaction.atomic
 def _booking_create(
-    *, user, wanted: list[tuple[int, Part | None, int]], address: str, phone: str
+    *,
+    user,
+    wanted: list[tuple[int, Part | None, int]],
+    address: str,
+    phone: str,
+    client_address: str | None,
 ) -> Booking:
     """Record the order and have the catalog reserve each line's stock, at the server's
     prices; the order holds that stock for ORDER_HOLD_SECONDS (or until the account's earliest
@@ -165,12 +203,12 @@ def _booking_create(
     are checked against the views first, and the hold's deadline is decided on the account's
     lock; then the parts' rows are locked, in id order (two orders of the same parts wait for
     each other and never deadlock), where a shortfall means another order got there first,
-    and the account's share of each part is decided. The order is written before the stock
+    and the share of each part held by the account and its client address is decided. The order is written before the stock
     is taken so each stock movement can name it; a refusal (LineUnavailable) rolls
     everything back.
     """
     part_ids = [pk for pk, _, _ in wanted]
-    holds = account_locked_holds(user=user, part_ids=part_ids)
+    holds = account_locked_holds(user=user, client_address=client_address, part_ids=part_ids)
     for part_id, part, quantity in wanted:
         if part is None:
             raise LineUnavailable(part_id=part_id, reason=PART_GONE, field="partId")
@@ -204,10 +242,11 @@ def _booking_create(
         user=user,
         email=user.email,
         name=user.name,
+        total_price=total,
         address=address,
         phone=phone,
         expires_at=expires_at,
-        **_summary(lines),
+        client_address=client_address,
     )
     for line in lines:
         line.booking = booking
@@ -233,27 +272,6 @@ def _locked_lines(wanted: list[tuple[int, Part, int]]) -> list[tuple[Part, int]]
             )
         locked_lines.append((locked, quantity))
     return locked_lines
-
-
-def _summary(lines: list[BookingLine]) -> dict:
-    """The order's own fields for what was bought (the API's spec fields): one line's own, or
-    for several lines no part and no unit price, the names joined, the units and the sum."""
-    if len(lines) == 1:
-        (line,) = lines
-        return {
-            "part": line.part,
-            "parts_name": line.parts_name,
-            "price_per_unit": line.price_per_unit,
-            "quantity": line.quantity,
-            "total_price": line.line_total,
-        }
-    return {
-        "part": None,
-        "parts_name": ", ".join(line.parts_name for line in lines),
-        "price_per_unit": None,
-        "quantity": sum(line.quantity for line in lines),
-        "total_price": sum((line.line_total for line in lines), Decimal(0)),
-    }
 
 
 def _reserve(*, booking: Booking, lines: list[BookingLine], by) -> None:

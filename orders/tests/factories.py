@@ -9,26 +9,23 @@ from core.caching import versions
 from orders.models import Booking, BookingLine
 from orders.selectors import CACHE
 
+# What the factory's order of one line bought: its line's fields, not the order's.
+LINE_FIELDS = ("part", "parts_name", "price_per_unit", "quantity")
+
 
 class BookingFactory(factory.django.DjangoModelFactory):
-    """An order as booking_place would store it (the part's stock is not touched), in any
-    state; the orders' cached reads are made stale, as every service that writes one does."""
+    """An order of one line as booking_place would store it (the part's stock is not touched),
+    in any state: `part`, `parts_name`, `price_per_unit` and `quantity` are its line's. The
+    orders' cached reads are made stale, as every service that writes one does."""
 
     class Meta:
         model = Booking
 
     @classmethod
     def _create(cls, model_class, *args, **kwargs):
+        line = {field: kwargs.pop(field) for field in LINE_FIELDS}
         booking = super()._create(model_class, *args, **kwargs)
-        # An order of one line, as the migration made of every order placed before lines.
-        BookingLine.objects.create(
-            booking=booking,
-            part=booking.part,
-            parts_name=booking.parts_name,
-            price_per_unit=booking.price_per_unit,
-            quantity=booking.quantity,
-            line_total=booking.total_price,
-        )
+        BookingLine.objects.create(booking=booking, line_total=booking.total_price, **line)
         versions.bump(CACHE)
         return booking
 

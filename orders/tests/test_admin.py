@@ -9,6 +9,7 @@ from orders.models import Booking, PaymentEvent
 from orders.services import booking_confirm_payment, booking_start_payment
 from orders.tests.factories import BookingFactory
 from orders.tests.stripe_helpers import intent_id_of, pay
+from orders.tests.test_lines import place_lines
 from tests.stripe_fake import free_port
 
 CHANGELIST = "/admin/orders/booking/"
@@ -206,6 +207,21 @@ def test_changelist_query_count_does_not_grow_with_orders(
         assert staff_client.get(CHANGELIST).status_code == 200
 
 
+def test_orders_are_found_by_a_lines_part_name_once_each(staff_client, shopper):
+    pads, rotor, chain = (
+        PartFactory(name=name, available_quantity=10, minimum_order_quantity=1)
+        for name in ("Brake pads front", "Brake rotor", "Chain kit")
+    )
+    several = place_lines(shopper, (pads, 1), (rotor, 1))
+    BookingFactory(part=chain)
+
+    response = staff_client.get(f"{CHANGELIST}?q=brake")
+
+    assert response.status_code == 200
+    assert [booking.pk for booking in response.context["cl"].result_list] == [several.pk]
+    assert "Brake pads front, Brake rotor" in response.content.decode()  # the parts column
+
+
 def test_payment_events_are_listed_and_searchable(staff_client):
     booking = BookingFactory(paid_order=True, payment_intent_id="pi_abc")
     PaymentEvent.objects.create(
@@ -241,7 +257,7 @@ class TestStripeUnreachable:
         assert Booking.objects.filter(pk=unpaid.pk).exists()
 
     def test_deleting_the_part(self, staff_client, unpaid):
-        part = unpaid.part
+        part = unpaid.lines.get().part
         url = f"/admin/catalog/part/{part.pk}/delete/"
         response = staff_client.post(url, {"post": "yes"}, follow=True)
 
@@ -253,15 +269,16 @@ class TestStripeUnreachable:
         assert unpaid.state == Booking.State.UNPAID
 
     def test_deleting_parts_in_bulk_keeps_the_one_stripe_must_clear(self, staff_client, unpaid):
+        part = unpaid.lines.get().part
         free = PartFactory(name="Spare bolt")
         response = staff_client.post(
             "/admin/catalog/part/",
-            {"action": "delete_selected", "_selected_action": [unpaid.part_id, free.pk],
+            {"action": "delete_selected", "_selected_action": [part.pk, free.pk],
              "post": "yes"},
             follow=True,
         )  # fmt: skip
 
         assert response.status_code == 200
         errors = [text for level, text in messages_of(response) if level == "error"]
-        assert errors and errors[0].startswith(f"“{unpaid.part}” was not deleted: ")
-        assert set(Part.objects.values_list("pk", flat=True)) == {unpaid.part_id}
+        assert errors and errors[0].startswith(f"“{part}” was not deleted: ")
+        assert set(Part.objects.values_list("pk", flat=True)) == {part.pk}

@@ -67,10 +67,10 @@ class TestPlaceOrder:
     def test_an_order_of_one_line_is_fifteen_sql_statements(
         self, as_user, user, part, django_assert_max_num_queries
     ):
-        """The token's user, the part, lapsed holds; the account's lock and its holds in one
-        statement; kept deadlines; the part's lock; the order, its history, its line; the
-        stock and its movement (on the row already locked); the transaction; the answer's
-        lines."""
+        """The token's user, the part, lapsed holds; the account's lock and the client
+        address's lock in one statement; the holds of both; kept deadlines; the part's lock;
+        the order, its history, its line; the stock and its movement (on the row already
+        locked); the transaction; the answer's lines."""
         as_user.post("/api/booking", order(part), format="json")  # the account holds some
         with django_assert_max_num_queries(15):
             response = as_user.post("/api/booking", order(part, quantity=2), format="json")

@@ -12,7 +12,7 @@ from rest_framework.test import APIClient
 
 from catalog.tests.factories import PartFactory
 from conftest import bearer_client
-from orders import tasks
+from orders import periodic
 from orders.models import Cart, CartLine
 
 LINE_FIELDS = {
@@ -256,9 +256,9 @@ class TestPruning:
     def test_visitors_carts_idle_past_a_session_go_accounts_carts_stay(self, anon, as_user, part):
         add(anon, part, 2)
         add(as_user, part, 2)
-        assert tasks.prune_visitor_carts() == 0  # in use
+        assert periodic.prune_visitor_carts() == 0  # in use
         Cart.objects.update(updated_at=timezone.now() - timedelta(days=15))
-        assert tasks.prune_visitor_carts() == 1
+        assert periodic.prune_visitor_carts() == 1
         assert Cart.objects.get().user is not None
         assert anon.get("/api/cart").json()["count"] == 0
 
@@ -266,7 +266,7 @@ class TestPruning:
         add(anon, part, 2)
         Cart.objects.update(updated_at=timezone.now() - timedelta(days=15))
         anon.put(f"/api/cart/{part.pk}", {"quantity": 3}, format="json")
-        assert tasks.prune_visitor_carts() == 0
+        assert periodic.prune_visitor_carts() == 0
 
 
 class TestQueries:
@@ -277,6 +277,20 @@ class TestQueries:
             add(as_user, PartFactory(minimum_order_quantity=1, available_quantity=5), 1)
         with django_assert_max_num_queries(6):
             assert as_user.get("/api/cart").json()["count"] == 10
+
+    def test_a_checkout_is_twenty_sql_statements(self, as_user, django_assert_max_num_queries):
+        """The token's user; the cart's lock, its lines, emptying it; the lapsed holds of its
+        parts, the parts; the account's and the address's lock in one statement, the holds of
+        both, kept deadlines, the parts' lock; the order, its history, its lines; the stock
+        and its movements; the savepoints; the answer's lines."""
+        where = {"address": "1 Road", "phone": "12345"}
+        parts = [PartFactory(minimum_order_quantity=1, available_quantity=5) for _ in range(4)]
+        add(as_user, parts[0], 1)
+        as_user.post("/api/checkout", where, format="json")  # the account's first order
+        for part in parts[1:]:
+            add(as_user, part, 1)
+        with django_assert_max_num_queries(20):
+            assert as_user.post("/api/checkout", where, format="json").status_code == 201
 
     def test_a_checkout_of_three_lines_takes_as_many_queries_as_one_of_one(self, as_user):
         """The parts are locked in one statement, their stock and movements written in one

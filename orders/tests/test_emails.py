@@ -85,7 +85,7 @@ def test_placing_an_order_mails_the_shopper_a_link_to_pay(mailbox, as_user, user
         assert "Chain kit 520" in body
         assert "$120.00" in body
         assert pay_url in body
-    assert "Quantity:       3" in text
+    assert "Part:\r\n  3 × Chain kit 520 at $40.00: $120.00\r\nUnits:          3" in text
     assert f'href="{pay_url}"' in html
     assert "Please pay by" in text  # the order holds its parts until its hold lapses
 

@@ -1,6 +1,6 @@
-"""Fair holds: one account may hold unpaid at most
-MAX_HELD_SHARE of a part's stock, and deleting an order and ordering again never renews a
-hold."""
+"""Fair holds: one account, and the accounts seen from one client address together, may hold
+unpaid at most MAX_HELD_SHARE of a part's stock, and deleting an order and ordering again never
+renews a hold."""
 
 import os
 import subprocess
@@ -16,9 +16,11 @@ from django.core.exceptions import ValidationError
 from django.core.management import call_command
 from django.utils import timezone
 
+from accounts.tests.factories import UserFactory
 from catalog.models import Part
 from catalog.stock import stock_adjust
 from catalog.tests.factories import PartFactory
+from conftest import bearer_client
 from orders import services
 from orders.models import Booking, HoldDeadline
 from orders.services import QUANTITY_BELOW_MINIMUM
@@ -156,6 +158,98 @@ class TestShare:
         too_many = as_user.post("/api/booking", order(part, 18), format="json")
         assert too_many.json() == {"quantity": ["Only 17 units are available"]}
         assert stock(part) == 17
+
+
+ONE_ADDRESS = "203.0.113.7"
+WHERE = {"address": "1 Road", "phone": "12345"}
+
+
+class TestShareOfOneAddress:
+    """The accounts seen from one client address share one share of a part (API.md, "Fair
+    holds"): an audit found three free accounts holding 10 of a part's 12 units for 30 minutes."""
+
+    @pytest.fixture
+    def part(self, db):
+        return PartFactory(price=Decimal("10.00"), minimum_order_quantity=1, available_quantity=12)
+
+    @pytest.fixture
+    def accounts(self, db):
+        return [UserFactory() for _ in range(3)]
+
+    def test_three_accounts_from_one_address_hold_at_most_one_share_of_12_units(
+        self, part, accounts
+    ):
+        clients = [bearer_client(user, ONE_ADDRESS) for user in accounts]
+
+        answers = [
+            client.post("/api/booking", order(part, quantity), format="json")
+            for client, quantity in zip(clients, (6, 3, 1), strict=True)
+        ]
+
+        assert [answer.status_code for answer in answers] == [201, 400, 400]
+        assert answers[1].json() == {"quantity": [at_most(6)]}
+        assert answers[2].json() == {"quantity": [at_most(6)]}
+        assert stock(part) == 6  # 6 of 12 held, not 10
+
+    def test_accounts_from_addresses_of_their_own_keep_shares_of_their_own(self, part, accounts):
+        clients = [bearer_client(user) for user in accounts]  # each from its own address
+
+        answers = [
+            client.post("/api/booking", order(part, quantity), format="json")
+            for client, quantity in zip(clients, (6, 3, 1), strict=True)
+        ]
+
+        assert [answer.status_code for answer in answers] == [201, 201, 201]
+        assert stock(part) == 2
+
+    def test_the_order_keeps_the_address_it_was_placed_from(self, part, accounts):
+        response = bearer_client(accounts[0], ONE_ADDRESS).post(
+            "/api/booking", order(part, 2), format="json"
+        )
+        assert Booking.objects.get(pk=response.json()["_id"]).client_address == ONE_ADDRESS
+
+    def test_a_checkout_counts_and_keeps_the_address_too(self, part, accounts):
+        first, second = (bearer_client(user, ONE_ADDRESS) for user in accounts[:2])
+        assert first.post("/api/booking", order(part, 5), format="json").status_code == 201
+        second.post("/api/cart", {"partId": part.pk, "quantity": 2}, format="json")
+
+        refused = second.post("/api/checkout", WHERE, format="json")
+
+        assert refused.status_code == 409
+        assert refused.json() == {"detail": f"{part.name}: {at_most(6)}", "partId": part.pk}
+        second.put(f"/api/cart/{part.pk}", {"quantity": 1}, format="json")
+        placed = second.post("/api/checkout", WHERE, format="json")
+        assert placed.status_code == 201
+        assert Booking.objects.get(pk=placed.json()["_id"]).client_address == ONE_ADDRESS
+
+    def test_what_the_address_paid_for_holds_nothing(self, part, accounts):
+        first, second = (bearer_client(user, ONE_ADDRESS) for user in accounts[:2])
+        paid = first.post("/api/booking", order(part, 6), format="json").json()
+        assert services.booking_mark_paid(booking_id=paid["_id"], transaction_id="pi_paid")
+
+        # 6 on the shelf, nothing held: at most 3.
+        assert second.post("/api/booking", order(part, 3), format="json").status_code == 201
+
+    def test_an_account_counts_its_own_holds_from_any_address(self, part, accounts):
+        user = accounts[0]
+        assert (
+            bearer_client(user, ONE_ADDRESS)
+            .post("/api/booking", order(part, 6), format="json")
+            .status_code
+            == 201
+        )
+        elsewhere = bearer_client(user, "198.51.100.9")
+        refused = elsewhere.post("/api/booking", order(part, 1), format="json")
+        assert refused.json() == {"quantity": [at_most(6)]}
+
+    def test_a_share_of_one_lets_one_address_hold_everything(self, settings, part, accounts):
+        settings.MAX_HELD_SHARE = 1
+        clients = [bearer_client(user, ONE_ADDRESS) for user in accounts]
+        for client, quantity in zip(clients, (6, 3, 3), strict=True):
+            assert (
+                client.post("/api/booking", order(part, quantity), format="json").status_code == 201
+            )
+        assert stock(part) == 0
 
 
 class TestDeadline:

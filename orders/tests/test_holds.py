@@ -42,7 +42,7 @@ def reconciles(part, initial: int) -> bool:
     """Stock on the shelf + units still held or sold == what the shop started with."""
     held = sum(
         b.quantity
-        for b in Booking.objects.filter(part=part)
+        for b in Booking.objects.of_parts([part.pk])
         if b.released_at is None and b.refunded_at is None
     )
     return stock(part) + held == initial
@@ -94,6 +94,25 @@ class TestHold:
         # The shopper's view says 0 left; the lapsed hold is released before the check.
         response = as_other.post("/api/booking", order(lot, quantity=5), format="json")
         assert response.status_code == 201, response.content
+
+    def test_an_order_finds_its_parts_lapsed_holds_among_any_others(self, settings, user):
+        """Orders of a part that lapsed first, among and last of the shop's lapsed holds (the
+        window of ids BookingQuerySet.lapsed_of_parts reads) are all released by the next
+        order of the part; the other part's stay lapsed and unreleased."""
+        settings.MAX_UNPAID_ORDERS = 100
+        ours, theirs = (PartFactory(available_quantity=20, minimum_order_quantity=1) for _ in "ab")
+        placed = [place(user, p) for p in (ours, theirs, theirs, ours, theirs, theirs, ours)]
+        for booking in placed:
+            lapse(booking)
+        assert Booking.objects.lapsed_of_parts([ours.pk]).count() == 3
+
+        place(UserFactory(), Part.objects.get(pk=ours.pk))
+
+        released = Booking.objects.filter(released_at__isnull=False).values_list("pk", flat=True)
+        assert set(released) == {placed[0].pk, placed[3].pk, placed[6].pk}
+        assert Booking.objects.lapsed_of_parts([theirs.pk]).count() == 4
+        assert not Booking.objects.lapsed_of_parts([ours.pk]).exists()
+        assert stock(ours) == 19
 
     def test_release_lapsed_holds_releases_each_once(self, user, other_user, part):
         held = place(user, part, quantity=2)

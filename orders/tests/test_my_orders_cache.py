@@ -60,7 +60,7 @@ def test_a_deleted_part_unlinks_the_orders_shown(client, user):
     client.force_login(user)
     assert orders_seen(client)[0]["partId"] == paid.part_id
 
-    catalog_services.part_delete(part=paid.part)
+    catalog_services.part_delete(part=paid.lines.get().part)
 
     assert orders_seen(client)[0]["partId"] is None
 

@@ -25,9 +25,9 @@ def test_admin_deletes_through_the_api_and_orders_keep_their_snapshot(as_admin):
     response = as_admin.delete(f"/api/allparts/{part.pk}")
     assert response.status_code == 200
     assert response.json() == {"deletedCount": 1}
-    booking.refresh_from_db()
-    assert booking.part is None
-    assert (booking.parts_name, booking.price_per_unit) == (part.name, part.price)
+    line = booking.lines.get()
+    assert line.part is None
+    assert (line.parts_name, line.price_per_unit) == (part.name, part.price)
 
 
 def test_deleting_a_part_removes_it_and_orders_keep_their_snapshot(client, admin_user):
@@ -41,7 +41,8 @@ def test_deleting_a_part_removes_it_and_orders_keep_their_snapshot(client, admin
     assert response["Location"] == MANAGE
     assert not Part.objects.filter(pk=part.pk).exists()
     order.refresh_from_db()
-    assert (order.part, order.parts_name, order.price_per_unit, order.total_price) == (
+    line = order.lines.get()
+    assert (line.part, line.parts_name, line.price_per_unit, order.total_price) == (
         None,
         "Chrome mirror",
         Decimal("12.25"),
@@ -76,7 +77,7 @@ class TestUnpaidOrdersOfADeletedPart:
         assert response.status_code == 200
         unpaid.refresh_from_db()
         paid.refresh_from_db()
-        assert unpaid.state == "expired" and unpaid.part is None
+        assert unpaid.state == "expired" and unpaid.lines.get().part is None
         assert stripe_client().v1.payment_intents.retrieve(intent_id).status == "canceled"
         assert (paid.state, paid.parts_name) == ("pending", "Chain kit")
         [message] = mailbox.wait_for(1, timeout=10)

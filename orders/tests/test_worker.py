@@ -134,4 +134,4 @@ def test_celery_beat_releases_lapsed_holds(worker, user):
     part.refresh_from_db()
     assert order.released_at is not None, wait_for_text(worker, "release_lapsed_holds")
     assert (order.state, part.available_quantity) == ("expired", 10)
-    assert "orders.tasks.release_lapsed_holds" in worker.read_text()
+    assert "orders.periodic.release_lapsed_holds" in worker.read_text()

@@ -134,10 +134,12 @@ if database["ENGINE"].endswith("sqlite3") and database["NAME"] != ":memory:":
     # A relative SQLite path (`.env` has `sqlite:///db.sqlite3`) is the project folder's.
     database["NAME"] = str(BASE_DIR / database["NAME"])
 if database["ENGINE"].endswith("sqlite3"):
-    # SQLite writes one transaction at a time. Django's default transaction reads first and
-    # fails at once ("database is locked", a 503) when it then writes beside another; one
-    # that takes the write lock as it begins (IMMEDIATE) waits its turn, up to `timeout`
-    # seconds. WAL lets pages read while an order is written.
+    # SQLite locks no row (select_for_update and core.locks do nothing there) and writes one
+    # transaction at a time. Django's default transaction reads first and fails at once
+    # ("database is locked", a 503) when it then writes beside another; one that takes the
+    # write lock as it begins (IMMEDIATE) waits its turn, up to `timeout` seconds, so the
+    # ordering rules' transactions (stock, holds, fair shares) never interleave. WAL lets
+    # pages read while an order is written.
     sqlite_options = {
         "transaction_mode": "IMMEDIATE",
         "timeout": 10,
@@ -290,11 +292,13 @@ CELERY_TIMEZONE = TIME_ZONE
 # first); it keeps the catalog's figures fresh.
 CELERY_BEAT_SCHEDULE = {
     "release-lapsed-holds": {
-        "task": "orders.tasks.release_lapsed_holds",
+        "task": "orders.periodic.release_lapsed_holds",
         "schedule": env.float("HOLDS_RELEASE_EVERY", default=60.0),
     },
-    "prune-visitor-carts": {"task": "orders.tasks.prune_visitor_carts", "schedule": 86400.0},
+    "prune-visitor-carts": {"task": "orders.periodic.prune_visitor_carts", "schedule": 86400.0},
 }
+# Modules of tasks beside each app's tasks.py (which Celery finds by itself): the periodic ones.
+CELERY_IMPORTS = ["orders.periodic"]
 
 LOGGING = {
     "version": 1,

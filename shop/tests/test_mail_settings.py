@@ -67,8 +67,8 @@ def test_email_host_means_smtp_and_redis_url_is_the_broker():
     assert shown["site"] == "https://shop.example.com"
     assert shown["broker"] == "redis://127.0.0.1:6379/3"
     assert shown["tasks"] == [
-        "orders.tasks.prune_visitor_carts",
-        "orders.tasks.release_lapsed_holds",
+        "orders.periodic.prune_visitor_carts",
+        "orders.periodic.release_lapsed_holds",
         "orders.tasks.send_booking_paid",
         "orders.tasks.send_booking_paid_to_admins",
         "orders.tasks.send_booking_placed",

@@ -55,7 +55,7 @@ def order_through_the_ui(page, part) -> Booking:
     page.get_by_label("Quantity").fill("3")
     page.get_by_role("button", name="Submit").click()
     expect(page).to_have_url(re.compile(r"/dashboard/orders/\d+$"))
-    booking = Booking.objects.get(part=part)
+    booking = Booking.objects.of_parts([part.pk]).get()
     expect(page.get_by_role("heading", name=f"Order #{booking.pk}")).to_be_visible()
     expect(page.get_by_role("link", name="Pay")).to_be_visible()
     page.goto("/dashboard/myorder")

@@ -57,7 +57,7 @@ def test_sign_up_browse_buy_and_cancel(site):
 
     # The shopper lands on the order's page (card payments are off on this site: no Pay).
     expect(site).to_have_url(re.compile(r"/dashboard/orders/\d+$"))
-    booking = Booking.objects.get(part=part)
+    booking = Booking.objects.of_parts([part.pk]).get()
     expect(site.get_by_role("heading", name=f"Order #{booking.pk}")).to_be_visible()
     expect(site.get_by_text(re.compile(r"^Pay within (29|30) minutes$"))).to_be_visible()
     expect(site.get_by_text("Card payments are not configured on this shop.")).to_be_visible()
