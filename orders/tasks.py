@@ -10,7 +10,7 @@ from datetime import timedelta
 from celery import shared_task
 from django.conf import settings
 
-from . import cart, emails, services
+from . import emails, services
 
 RETRY = {"autoretry_for": (OSError,), "retry_backoff": 10, "retry_jitter": False, "max_retries": 3}
 
@@ -77,4 +77,4 @@ def release_lapsed_holds() -> int:
 @shared_task
 def prune_visitor_carts() -> int:
     """Celery beat, daily: visitors' carts whose sessions have run out are deleted."""
-    return cart.cart_prune_visitors(idle_for=timedelta(seconds=settings.SESSION_COOKIE_AGE))
+    return services.cart_prune_visitors(idle_for=timedelta(seconds=settings.SESSION_COOKIE_AGE))

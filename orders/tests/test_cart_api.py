@@ -26,7 +26,9 @@ LINE_FIELDS = {
     "minimumOrderQuantity",
     "availableQuantity",
     "problem",
-    "warning",  # a part that does not fit the active bike (tests: test_cart_fit.py)
+    "priceWhenAdded",  # API.md "Checking out at the price you saw"
+    "notice",
+    "warning",  # a part that does not fit the active bike (tests: test_selectors_cart.py)
 }
 
 
@@ -69,11 +71,13 @@ class TestReading:
             "img": part.img,
             "url": f"/parts/{part.pk}",
             "price": 40.0,
+            "priceWhenAdded": 40.0,
             "quantity": 3,
             "lineTotal": 120.0,
             "minimumOrderQuantity": 2,
             "availableQuantity": 10,
             "problem": None,
+            "notice": None,
             "warning": None,
         }
         assert body["count"] == 5

@@ -14,7 +14,7 @@ from accounts.tests.factories import TEST_PASSWORD, UserFactory
 from catalog.models import Fitment, GarageBike, Part, Vehicle
 from catalog.tests.factories import PartFactory
 from orders.models import Booking, Cart, CartLine
-from orders.tests.factories import BookingFactory
+from orders.tests.factories import BookingFactory, CartLineFactory
 from tests.e2e.conftest import axe_findings, shot, sign_in
 
 WIDTHS = [1366, 390]
@@ -119,8 +119,8 @@ def test_a_line_that_cannot_be_had_sends_the_shopper_back_to_the_cart(site):
     part = PartFactory(name="Chain kit 520", minimum_order_quantity=1, available_quantity=10)
     other = PartFactory(name="Sprocket", minimum_order_quantity=1, available_quantity=10)
     cart = Cart.objects.create(user=shopper)
-    CartLine.objects.create(cart=cart, part=part, quantity=4)
-    CartLine.objects.create(cart=cart, part=other, quantity=1)
+    CartLineFactory(cart=cart, part=part, quantity=4)
+    CartLineFactory(cart=cart, part=other, quantity=1)
     sign_in(site, shopper)
     site.goto("/checkout")
     site.get_by_label("Address").fill("1 Dock St")
@@ -211,7 +211,7 @@ def test_a_line_for_another_bike_is_warned_of_but_checks_out(site):
     part = PartFactory(name="CB500F chain guard", minimum_order_quantity=1, available_quantity=5)
     Fitment.objects.create(part=part, vehicle=other)
     GarageBike.objects.create(user=shopper, vehicle=mt07, active=True)
-    CartLine.objects.create(cart=Cart.objects.create(user=shopper), part=part, quantity=1)
+    CartLineFactory(cart=Cart.objects.create(user=shopper), part=part, quantity=1)
     sign_in(site, shopper)
     site.goto("/cart")
 

@@ -9,8 +9,8 @@ import pytest
 from django.test import Client
 
 from catalog.tests.factories import PartFactory
-from orders.models import Cart, CartLine
-from orders.tests.factories import BookingFactory
+from orders.models import Cart
+from orders.tests.factories import BookingFactory, CartLineFactory
 
 pytestmark = pytest.mark.django_db
 
@@ -65,7 +65,7 @@ def test_checkout_starts_from_the_last_orders_address_and_phone(client, user):
     part = PartFactory(minimum_order_quantity=1, available_quantity=5)
     BookingFactory(user=user, address="Old Mill, Hebden Bridge", phone="+441422000000")
     BookingFactory(user=user, address="4 New Road, York", phone="+441904000000")
-    CartLine.objects.create(cart=Cart.objects.create(user=user), part=part, quantity=1)
+    CartLineFactory(cart=Cart.objects.create(user=user), part=part, quantity=1)
     client.force_login(user)
     response = client.get("/checkout")
     given = props(response, "checkout")

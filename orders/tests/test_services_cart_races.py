@@ -13,7 +13,7 @@ from catalog.models import Part
 from catalog.tests.factories import PartFactory
 from conftest import bearer_client
 from core.errors import NotFound
-from orders import cart
+from orders import services
 from orders.models import Booking, Cart, CartLine
 
 pytestmark = [
@@ -140,5 +140,5 @@ def test_a_part_deleted_while_it_is_added_is_a_404_and_no_line():
     part.delete()
 
     with pytest.raises(NotFound, match="This part is no longer available"):
-        cart.cart_add(cart=the_cart, part=seen, quantity=1)
+        services.cart_add(cart=the_cart, user=the_cart.user, part=seen, quantity=1)
     assert not CartLine.objects.exists()

@@ -15,6 +15,7 @@ from accounts.tests.test_pages_google import (  # noqa: F401  (google_on: a fixt
 )
 from catalog.tests.factories import PartFactory
 from orders.models import Cart, CartLine
+from orders.tests.factories import CartLineFactory
 
 pytestmark = pytest.mark.django_db
 
@@ -43,7 +44,7 @@ def account_with(parts_and_quantities):
     user = UserFactory()
     cart = Cart.objects.create(user=user)
     for part, quantity in parts_and_quantities:
-        CartLine.objects.create(cart=cart, part=part, quantity=quantity)
+        CartLineFactory(cart=cart, part=part, quantity=quantity)
     return user
 
 
