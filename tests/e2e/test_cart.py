@@ -1,8 +1,9 @@
 """The cart in Chromium, by keyboard alone: a visitor fills a cart from a card and a part page,
 signs in at checkout, places one order of both parts and lands on its page (at a desktop and a
 phone width, axe clean); a line that can no longer be had sends the shopper back to the cart;
-the same cart on two devices; a visitor's page kept for everyone never shows a cart count; a
-line for another bike is warned of."""
+a price raised between the cart and "Place order" is shown, with nothing held; the same cart on
+two devices; a visitor's page kept for everyone never shows a cart count; a line for another
+bike is warned of."""
 
 import re
 from decimal import Decimal
@@ -137,6 +138,46 @@ def test_a_line_that_cannot_be_had_sends_the_shopper_back_to_the_cart(site):
     press(row.get_by_role("button", name="Update"))
     expect(site.get_by_role("link", name="Checkout")).to_be_visible()
     shot(site, "cart-after-refused-checkout")
+
+
+def test_a_price_raised_before_place_order_is_shown_and_nothing_is_held(site):
+    shopper = UserFactory()
+    pads = PartFactory(name="Sintered brake pads", price=Decimal("24.50"), available_quantity=10)
+    CartLineFactory(cart=Cart.objects.create(user=shopper), part=pads, quantity=2)
+    sign_in(site, shopper)
+    site.goto("/cart")
+    expect(site.get_by_text("Total: $49.00")).to_be_visible()
+    press(site.get_by_role("link", name="Checkout"))
+    expect(site.get_by_text("Total: $49.00")).to_be_visible()
+    site.get_by_label("Address").fill("1 Dock St")
+    site.get_by_label("Phone").fill("0123456789")
+    Part.objects.filter(pk=pads.pk).update(price=Decimal("245.00"))  # the owner, meanwhile
+
+    press(site.get_by_role("button", name="Place order"))
+
+    expect(site.get_by_role("alert")).to_have_text(
+        "Prices changed since you looked: please check your order again."
+    )
+    notice = "The price went from $24.50 to $245.00 since you added it."
+    expect(site.get_by_text(notice)).to_be_visible()
+    expect(site.get_by_text("Total: $490.00")).to_be_visible()
+    expect(site).to_have_url(f"{site.base_url}/checkout")
+    shot(site, "checkout-prices-changed")
+    assert not Booking.objects.exists()
+    assert Part.objects.get(pk=pads.pk).available_quantity == 10  # nothing held
+    assert list(CartLine.objects.values_list("part_id", "quantity")) == [(pads.pk, 2)]
+
+    site.goto("/cart")
+    row = site.get_by_role("listitem").filter(has_text="Sintered brake pads")
+    expect(row.get_by_text(notice)).to_be_visible()
+    expect(site.get_by_role("link", name="Checkout")).to_be_visible()  # a notice, not a block
+
+    press(site.get_by_role("link", name="Checkout"))
+    site.get_by_label("Address").fill("1 Dock St")
+    site.get_by_label("Phone").fill("0123456789")
+    press(site.get_by_role("button", name="Place order"))
+    expect(site).to_have_url(re.compile(r"/dashboard/orders/\d+$"))  # no card payments here
+    assert Booking.objects.get().total_price == Decimal("490.00")
 
 
 def test_the_same_cart_on_two_devices(browser, base_url):
