@@ -42,9 +42,8 @@ function Checkout({ cart: first, address = "", phone = "", cardPayments = false 
           expectedTotal: cart.total,
         },
       });
-      const next = afterCheckout(booking, cardPayments);
-      if (next === booking.url) flashNext(ORDER_PLACED); // the order's page shows it
-      window.location.assign(next);
+      if (!cardPayments) flashNext(ORDER_PLACED); // the order's page shows it
+      window.location.assign(afterCheckout(booking, cardPayments));
     } catch (error) {
       if (error.status === 409 && error.body.partId) {
         keepCartProblem(error.body.partId, error.body.detail);
