@@ -1,5 +1,6 @@
 """My Garage's endpoints: the caller's saved bikes and the active one (an account's, or a
-visitor's session's). Every answer is personal: `Cache-Control: private, no-store`."""
+visitor's session's). Every answer is personal: `Cache-Control: private, no-store`. Visitors'
+writes are limited per client address (THROTTLE_VISITOR_WRITES)."""
 
 from django.utils.cache import patch_cache_control
 from drf_spectacular.utils import extend_schema
@@ -8,6 +9,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from core.api import MAX_ID, errors
+from core.throttles import VisitorWriteThrottle
 
 from . import garage
 from .fitment_serializers import VehicleSerializer
@@ -51,6 +53,8 @@ class GarageApi(APIView):
     """GET the garage; POST {"vehicle"} saves a bike and makes it active; PUT {"active"}
     makes a saved bike active."""
 
+    throttle_classes = [VisitorWriteThrottle]
+
     @extend_schema(responses={200: GarageOutputSerializer, **errors(401)})
     def get(self, request):
         return _answer(garage.garage_read(**_caller(request)))
@@ -78,6 +82,8 @@ class GarageApi(APIView):
 
 class GarageBikeApi(APIView):
     """DELETE /api/garage/{vehicleId}: the bike leaves the garage."""
+
+    throttle_classes = [VisitorWriteThrottle]
 
     # 404: an id that is not a whole number names no route.
     @extend_schema(responses={200: GarageOutputSerializer, **errors(401, 404)})

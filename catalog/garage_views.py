@@ -13,6 +13,8 @@ from django.core.exceptions import ValidationError
 from django.shortcuts import redirect, render
 from django.utils.cache import patch_cache_control
 
+from core.throttles import VISITOR_WRITES_REFUSED, VisitorWriteThrottle, page_wait
+
 from . import garage
 from .models import Vehicle
 from .selectors import vehicle_makes
@@ -78,10 +80,17 @@ def _pick(value: str, choices) -> str:
 
 def garage_page(request):
     """GET: the saved bikes and the picker (a make and model chosen on /allparts filled in).
-    POST: "Make active" or "Remove" a saved bike, or a step of the picker."""
+    POST: "Make active" or "Remove" a saved bike, or a step of the picker; a visitor's posts
+    are limited as the API's writes are (THROTTLE_VISITOR_WRITES): past it, the page again
+    with a message, 429, nothing changed."""
     caller = {"user": request.user, "session": request.session}
     values = request.POST if request.method == "POST" else request.GET
     errors = {}
+    wait = page_wait(request, VisitorWriteThrottle()) if request.method == "POST" else None
+    if wait is not None:
+        response = _render(request, values, {"throttle": [VISITOR_WRITES_REFUSED]}, status=429)
+        response["Retry-After"] = str(wait)
+        return response
     if request.method == "POST":
         try:
             if "activate" in request.POST:
@@ -100,15 +109,20 @@ def garage_page(request):
         if vehicle is not None:  # (deleted since the years were read: choose again)
             garage.garage_add(**caller, vehicle_id=vehicle.pk)
             return redirect("allparts")
-    asked = any(values.get(name) for name in ("make", "model", "year"))
+    return _render(request, values, errors, choice=choice)
+
+
+def _render(request, values, errors: dict, *, choice: dict | None = None, status: int = 200):
+    """The page: the caller's garage, the picker as far as `values` go, `errors` above them."""
+    caller = {"user": request.user, "session": request.session}
     context = {
         "garage": garage.garage_read(**caller),
-        "picker": choice,
-        "asked": asked,
+        "picker": choice if choice is not None else picker(values),
+        "asked": any(values.get(name) for name in ("make", "model", "year")),
         "errors": errors,
         "max_bikes": garage.MAX_BIKES,
     }
-    response = render(request, "catalog/garage.html", context)
+    response = render(request, "catalog/garage.html", context, status=status)
     patch_cache_control(response, private=True, no_store=True)
     return response
 

@@ -5,6 +5,8 @@ available in N seconds."} with a Retry-After header; the schema documents it. Ea
 its own limits in its throttles.py.
 """
 
+from math import ceil
+
 from drf_spectacular.openapi import AutoSchema
 from rest_framework.settings import api_settings
 from rest_framework.throttling import SimpleRateThrottle
@@ -41,6 +43,34 @@ class PerUserPostThrottle(ShopThrottle):
 
     def ident(self, request) -> str:
         return f"user-{request.user.pk}"
+
+
+# What a page's form says past VisitorWriteThrottle (the API says DRF's sentence).
+VISITOR_WRITES_REFUSED = (
+    "Too many changes from your address in a short time. Please try again in a minute."
+)
+
+
+class VisitorWriteThrottle(ShopThrottle):
+    """Writes by visitors (not signed in) per client address, `visitor_writes`
+    (THROTTLE_VISITOR_WRITES): each may make a session and rows kept for weeks (a cart, its
+    lines, saved bikes), so what strangers can pile up is limited. Signed-in callers are not
+    counted: an account holds one cart and one garage, each capped, and making accounts is
+    limited by its own throttle. Reading is never limited."""
+
+    scope = "visitor_writes"
+    methods = frozenset({"POST", "PUT", "PATCH", "DELETE"})
+
+    def applies_to(self, request) -> bool:
+        return super().applies_to(request) and not request.user.is_authenticated
+
+
+def page_wait(request, throttle: ShopThrottle) -> int | None:
+    """For a page's form (no DRF view): None when `throttle` lets `request` through (and
+    counts it), else the whole seconds to wait (the page answers 429 with Retry-After)."""
+    if throttle.allow_request(request, None):
+        return None
+    return max(1, ceil(throttle.wait() or 1))
 
 
 class FailureThrottle(ShopThrottle):

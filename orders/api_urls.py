@@ -1,6 +1,6 @@
 from core.routing import optional_slash
 
-from . import api, cart_api
+from . import api, cart_api, checkout_api
 
 urlpatterns = [
     *optional_slash("booking", api.BookingListApi.as_view(), "booking-list"),
@@ -15,5 +15,5 @@ urlpatterns = [
     *optional_slash("stats", api.StatsApi.as_view(), "stats"),
     *optional_slash("cart", cart_api.CartApi.as_view(), "cart-api"),
     *optional_slash("cart/<int:pk>", cart_api.CartLineApi.as_view(), "cart-line"),
-    *optional_slash("checkout", cart_api.CheckoutApi.as_view(), "checkout-api"),
+    *optional_slash("checkout", checkout_api.CheckoutApi.as_view(), "checkout-api"),
 ]

@@ -1,30 +1,24 @@
-"""Cart endpoints: the cart (anyone: the account's, or the visitor's session's) and checkout
-(signed in). The rules are orders.cart's; these views read the input and write the answers."""
+"""Cart endpoints: the cart (anyone: the account's, or the visitor's session's). The rules are
+orders.services.cart's, the reads orders.selectors.cart's; these views read the input and write
+the answers. Visitors' writes are limited per client address (THROTTLE_VISITOR_WRITES)."""
 
 from django.conf import settings
 from django.http import Http404
 from django.utils.cache import patch_cache_control
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
-from rest_framework.permissions import AllowAny, IsAuthenticated
+from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from catalog import selectors as catalog_selectors
-from core.api import MAX_ID, created, errors
-from core.clients import client_address
+from core.api import MAX_ID, errors
 from core.fields import required
+from core.throttles import VisitorWriteThrottle
 
-from . import cart
-from .serializers import (
-    MONEY,
-    PART_REQUIRED,
-    QUANTITY_NOT_WHOLE,
-    BookingInputSerializer,
-    BookingOutputSerializer,
-    booking_json,
-)
-from .throttles import OrderThrottle
+from . import services
+from .cart_requests import cart_keep, cart_of_request, cart_read_for
+from .serializers import MONEY, PART_REQUIRED, QUANTITY_NOT_WHOLE
 
 # Not personal, not secret: it tells the page's script that this browser has a cart, so the
 # navbar's count is filled in without making visitors' pages personal (site.js).
@@ -47,25 +41,20 @@ class CartSetInputSerializer(serializers.Serializer):
     )
 
 
-class CheckoutInputSerializer(BookingInputSerializer):
-    """Where the order goes, with the rules of a booking's address and phone."""
-
-    partId = None
-    partsName = None
-    quantity = None
-
-
 class CartLineOutputSerializer(serializers.Serializer):
     partId = serializers.IntegerField()
     name = serializers.CharField()
     img = serializers.CharField()
     url = serializers.CharField()
     price = serializers.DecimalField(**MONEY)
+    priceWhenAdded = serializers.DecimalField(**MONEY)
     quantity = serializers.IntegerField()
     lineTotal = serializers.DecimalField(**MONEY)
     minimumOrderQuantity = serializers.IntegerField()
     availableQuantity = serializers.IntegerField()
     problem = serializers.CharField(allow_null=True)
+    # "The price went from $X to $Y since you added it." (API.md): a notice, not a block.
+    notice = serializers.CharField(allow_null=True)
     # "Does not fit your 2019 Yamaha MT-07" (BEYOND.md): a warning that never stops checkout.
     warning = serializers.CharField(allow_null=True, default=None)
 
@@ -76,14 +65,14 @@ class CartOutputSerializer(serializers.Serializer):
     total = serializers.DecimalField(**MONEY)
 
 
-class CheckoutConflictSerializer(serializers.Serializer):
-    detail = serializers.CharField()
-    partId = serializers.IntegerField(allow_null=True)
+def cart_data(request, cart) -> dict:
+    """`<cart>` for the caller, as every cart endpoint answers it."""
+    return CartOutputSerializer(cart_read_for(request, cart=cart)).data
 
 
-def cart_response(request, the_cart) -> Response:
+def cart_response(request, cart) -> Response:
     """The cart as every cart endpoint answers it: personal, whoever asks."""
-    data = CartOutputSerializer(cart.cart_read_for(request, cart=the_cart)).data
+    data = cart_data(request, cart)
     response = Response(data)
     patch_cache_control(response, private=True, no_store=True)
     if data["count"]:
@@ -108,10 +97,11 @@ def part_id_in_range(part_id: int) -> int:
 
 class CartApi(APIView):
     permission_classes = [AllowAny]
+    throttle_classes = [VisitorWriteThrottle]
 
     @extend_schema(responses={200: CartOutputSerializer})
     def get(self, request):
-        return cart_response(request, cart.cart_of_request(request))
+        return cart_response(request, cart_of_request(request))
 
     @extend_schema(
         request=CartAddInputSerializer,
@@ -124,15 +114,21 @@ class CartApi(APIView):
         part = catalog_selectors.part_to_order(part_id=part_id)
         if part is None:
             raise Http404
-        the_cart = cart.cart_of_request(request, create=True)
-        cart.cart_add(cart=the_cart, part=part, quantity=data.validated_data["quantity"])
-        return cart_response(request, the_cart)
+        cart = services.cart_add(
+            cart=cart_of_request(request),
+            user=request.user,
+            part=part,
+            quantity=data.validated_data["quantity"],
+        )
+        cart_keep(request, cart)
+        return cart_response(request, cart)
 
 
 class CartLineApi(APIView):
     """One line of the cart, named by its part's id."""
 
     permission_classes = [AllowAny]
+    throttle_classes = [VisitorWriteThrottle]
 
     @extend_schema(
         request=CartSetInputSerializer,
@@ -141,47 +137,15 @@ class CartLineApi(APIView):
     def put(self, request, pk):
         data = CartSetInputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        the_cart = cart.cart_of_request(request)
-        cart.cart_set(
-            cart=the_cart,
-            part_id=part_id_in_range(pk),
-            quantity=data.validated_data["quantity"],
+        cart = cart_of_request(request)
+        services.cart_set(
+            cart=cart, part_id=part_id_in_range(pk), quantity=data.validated_data["quantity"]
         )
-        return cart_response(request, the_cart)
+        return cart_response(request, cart)
 
     @extend_schema(responses={200: CartOutputSerializer, **errors(404)})
     def delete(self, request, pk):
-        the_cart = cart.cart_of_request(request)
+        cart = cart_of_request(request)
         if 0 < pk <= MAX_ID:
-            cart.cart_remove(cart=the_cart, part_id=pk)
-        return cart_response(request, the_cart)
-
-
-class CheckoutApi(APIView):
-    """One order of the whole cart (signed in), limited like any order placed."""
-
-    permission_classes = [IsAuthenticated]
-    throttle_classes = [OrderThrottle]
-
-    @extend_schema(
-        request=CheckoutInputSerializer,
-        responses={
-            201: BookingOutputSerializer,
-            409: CheckoutConflictSerializer,
-            **errors(400, 401, 403, 415),
-        },
-    )
-    def post(self, request):
-        data = CheckoutInputSerializer(data=request.data)
-        data.is_valid(raise_exception=True)
-        # A line that cannot be had: services.LineUnavailable, a 409 {"detail", "partId"}.
-        booking = cart.cart_checkout(
-            user=request.user,
-            address=data.validated_data["address"],
-            phone=data.validated_data["phone"],
-            client_address=client_address(request),
-        )
-        response = created(booking_json(booking), booking.pk)
-        if COUNT_COOKIE in request.COOKIES:
-            response.delete_cookie(COUNT_COOKIE, samesite="Lax")
-        return response
+            services.cart_remove(cart=cart, part_id=pk)
+        return cart_response(request, cart)

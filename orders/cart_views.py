@@ -1,5 +1,6 @@
 """The cart's pages: /cart (anyone: the account's or the visitor's cart) and /checkout (signed
-in; a visitor signs in first and keeps the cart). Both are personal: never kept in a cache."""
+in; a visitor signs in first and keeps the cart). Both are personal: never kept in a cache.
+Viewing them creates nothing: no cart, no session."""
 
 from django.contrib.auth.decorators import login_required
 from django.shortcuts import redirect, render
@@ -8,7 +9,9 @@ from django.utils.cache import patch_cache_control
 
 from core.island_props import island_props
 
-from . import cart
+from . import payments
+from .cart_requests import cart_of_request, cart_read_for
+from .selectors.cart import checkout_defaults
 
 PLACEHOLDER = "img/parts/placeholder.svg"  # a line whose part has no image shows it
 
@@ -20,7 +23,7 @@ def _private(response):
 
 def cart_page(request):
     """The cart's lines, each with its quantity field and Remove, the total and Checkout."""
-    contents = cart.cart_read_for(request, cart=cart.cart_of_request(request))
+    contents = cart_read_for(request, cart=cart_of_request(request))
     props = island_props(cart=contents, placeholder=static(PLACEHOLDER))
     return _private(render(request, "orders/cart.html", {"props": props, "cart": contents}))
 
@@ -28,9 +31,14 @@ def cart_page(request):
 @login_required
 def checkout_page(request):
     """The lines and total, where the order goes (the last order's address and phone first),
-    and Place order; an empty cart sends the shopper back to /cart."""
-    contents = cart.cart_read_for(request, cart=cart.cart_of_request(request))
+    and Place order, which goes on to pay the new order (its payment page; its own page when
+    card payments are not configured); an empty cart sends the shopper back to /cart."""
+    contents = cart_read_for(request, cart=cart_of_request(request))
     if not contents["lines"]:
         return _private(redirect("cart"))
-    props = island_props(cart=contents, **cart.checkout_defaults(user=request.user))
+    props = island_props(
+        cart=contents,
+        cardPayments=payments.is_configured(),
+        **checkout_defaults(user=request.user),
+    )
     return _private(render(request, "orders/checkout.html", {"props": props, "cart": contents}))

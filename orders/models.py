@@ -404,7 +404,8 @@ class HoldDeadline(models.Model):
 class Cart(models.Model):
     """Parts a shopper means to order, before any stock is held: the signed-in account's (the
     same cart on every device), or a visitor's, whose id the visitor's session keeps (the
-    session's key changes at sign-in, its data stays: orders.cart merges the two then)."""
+    session's key changes at sign-in, its data stays: orders.services.cart merges the two
+    then). A visitor's cart is made by their first addition, never by reading."""
 
     user = models.OneToOneField(
         settings.AUTH_USER_MODEL,
@@ -432,11 +433,13 @@ class Cart(models.Model):
 
 class CartLine(models.Model):
     """One part in a cart, and how many. A deleted part leaves every cart (CASCADE): a cart
-    holds no stock and no snapshot, its prices and stock are read when it is shown."""
+    holds no stock, its prices and stock are read when it is shown; the price the part had
+    when it was added is kept only to tell the shopper that it changed since."""
 
     cart = models.ForeignKey(Cart, on_delete=models.CASCADE, related_name="lines")
     part = models.ForeignKey("catalog.Part", on_delete=models.CASCADE, related_name="cart_lines")
     quantity = models.PositiveIntegerField()
+    price_when_added = models.DecimalField(max_digits=10, decimal_places=2)
     added_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -7,7 +7,7 @@ from datetime import timedelta
 from celery import shared_task
 from django.conf import settings
 
-from . import cart, services
+from . import services
 
 
 @shared_task
@@ -20,4 +20,4 @@ def release_lapsed_holds() -> int:
 @shared_task
 def prune_visitor_carts() -> int:
     """Daily: visitors' carts whose sessions have run out are deleted."""
-    return cart.cart_prune_visitors(idle_for=timedelta(seconds=settings.SESSION_COOKIE_AGE))
+    return services.cart_prune_visitors(idle_for=timedelta(seconds=settings.SESSION_COOKIE_AGE))

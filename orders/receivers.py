@@ -8,7 +8,8 @@ from django.dispatch import receiver
 
 from catalog.signals import part_deleting
 
-from . import cart, services
+from . import services
+from .cart_requests import SESSION_KEY as CART_KEY
 
 
 @receiver(part_deleting, dispatch_uid="orders.withdraw")
@@ -22,6 +23,6 @@ def merge_the_visitors_cart(sender, request, user, **kwargs):
     """A visitor signed in: their cart joins the account's. Its id is read from the session's
     data, which Django keeps when sign-in gives the session a new key."""
     session = getattr(request, "session", None)
-    cart_id = session.pop(cart.SESSION_KEY, None) if session is not None else None
+    cart_id = session.pop(CART_KEY, None) if session is not None else None
     if cart_id is not None:
-        cart.cart_merge(cart_id=cart_id, user=user)
+        services.cart_merge(cart_id=cart_id, user=user)

@@ -26,8 +26,8 @@ from catalog.tests.factories import PartFactory
 from catalog.tests.pictures import png_bytes, upload
 from conftest import bearer_client
 from orders import services as order_services
-from orders.models import Cart, CartLine
-from orders.tests.factories import BookingFactory
+from orders.models import Cart
+from orders.tests.factories import BookingFactory, CartLineFactory
 from orders.tests.stripe_helpers import intent_id_of, pay
 from reviews.tests.factories import ReviewFactory
 from tests.routes import page_routes, resolver_api_operations, schema_api_operations
@@ -319,7 +319,7 @@ def world(user, other_user, admin_user, stripe_on) -> World:
     part = PartFactory(available_quantity=100, minimum_order_quantity=2, price=Decimal("25.50"))
     for account in (user, other_user, admin_user):  # what PUT changes and checkout orders
         cart = Cart.objects.create(user=account)
-        CartLine.objects.create(cart=cart, part=part, quantity=part.minimum_order_quantity)
+        CartLineFactory(cart=cart, part=part, quantity=part.minimum_order_quantity)
     return World(
         user=user,
         other=other_user,

@@ -23,6 +23,7 @@ from bench.lib import data
 from bench.lib.load import post_json
 from bench.lib.report import Row, Section
 from bench.lib.targets import CHECKOUT_SHARE
+from catalog.models import Part
 from orders.models import Cart, CartLine
 
 LINES = 3
@@ -61,6 +62,7 @@ def measure(
 ) -> Section:
     parts = [data.new_part(stock=STOCK) for _ in range(LINES + 1)]
     booked, carted = parts[0], parts[1:]
+    prices = dict(Part.objects.filter(pk__in=carted).values_list("pk", "price"))
     where = {"address": data.ADDRESS, "phone": data.PHONE}
     carts = {
         token: Cart.objects.get_or_create(user_id=AccessToken(token)["user_id"])[0]
@@ -73,7 +75,10 @@ def measure(
 
     def fill(cart: Cart) -> None:
         # A cart whose checkout failed still holds its lines: those are left as they are.
-        lines = (CartLine(cart=cart, part_id=part, quantity=1) for part in carted)
+        lines = (
+            CartLine(cart=cart, part_id=part, quantity=1, price_when_added=prices[part])
+            for part in carted
+        )
         CartLine.objects.bulk_create(lines, ignore_conflicts=True)
 
     def fill_all() -> None:

@@ -1,6 +1,8 @@
 """The garage's API (API.md, "Bikes and fitment"): an account's garage on the server, a
 visitor's in their session; an active bike; at most 10."""
 
+import re
+
 import pytest
 from rest_framework.test import APIClient
 
@@ -170,3 +172,39 @@ def test_a_visitors_garage_lives_in_their_session():
     assert visitor.get("/api/garage").json()["active"] == shape(mt07)
     assert GarageBike.objects.count() == 0
     assert APIClient().get("/api/garage").json() == {"active": None, "vehicles": []}
+
+
+# --- Visitors' writes are limited per client address (THROTTLE_VISITOR_WRITES) ----------------
+
+THROTTLED = re.compile(r"^Request was throttled\. Expected available in \d+ seconds?\.$")
+VISITOR_WRITES = 60  # the default: 60/minute
+
+
+def test_a_visitors_61st_garage_write_in_a_minute_is_a_429_of_any_kind(settings):
+    assert settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]["visitor_writes"] == "60/minute"
+    mt07, mt09 = bike(), bike("MT-09", 2021)
+    visitor = APIClient()
+    visitor.post("/api/garage", {"vehicle": mt07.pk}, format="json")
+    visitor.post("/api/garage", {"vehicle": mt09.pk}, format="json")
+    for _ in range(VISITOR_WRITES - 3):
+        assert visitor.put("/api/garage", {"active": mt07.pk}, format="json").status_code == 200
+    assert visitor.delete(f"/api/garage/{mt09.pk}").status_code == 200
+
+    for refused in (
+        visitor.post("/api/garage", {"vehicle": mt09.pk}, format="json"),
+        visitor.put("/api/garage", {"active": mt07.pk}, format="json"),
+        visitor.delete(f"/api/garage/{mt07.pk}"),
+    ):
+        assert refused.status_code == 429
+        assert THROTTLED.match(refused.json()["detail"])
+
+    assert visitor.get("/api/garage").json()["vehicles"] == [shape(mt07)]  # reading is free
+    elsewhere = APIClient(REMOTE_ADDR="203.0.113.9")
+    assert elsewhere.post("/api/garage", {"vehicle": mt09.pk}, format="json").status_code == 200
+
+
+def test_an_account_is_not_limited_by_the_visitors_limit(user):
+    mt07 = bike()
+    account = bearer_client(user)
+    for _ in range(VISITOR_WRITES + 5):
+        assert account.post("/api/garage", {"vehicle": mt07.pk}, format="json").status_code == 200

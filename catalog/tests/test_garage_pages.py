@@ -341,3 +341,30 @@ def test_a_visitors_page_for_a_bike_stays_within_five_queries(
         assert f"Parts that fit your {MT07}" in text(client.get("/allparts"))
     with django_assert_max_num_queries(5):
         assert f"Fits your {MT07}" in text(client.get(shop["fits"].get_absolute_url()))
+
+
+def test_a_visitors_posts_past_the_limit_get_the_page_with_a_message(client, shop):
+    """The picker and the garage's buttons post without JavaScript: a visitor's posts count
+    as the API's writes do (THROTTLE_VISITOR_WRITES, 60/minute per address); past it, the page
+    again (429, Retry-After) saying so, and nothing saved."""
+    for _ in range(60):
+        assert pick(client, make="Yamaha").status_code == 200
+
+    refused = pick(client, make="Yamaha", model="MT-07", year="2019")
+
+    assert refused.status_code == 429
+    assert int(refused["Retry-After"]) > 0
+    html = refused.content.decode()
+    assert (
+        "Too many changes from your address in a short time. Please try again in a minute." in html
+    )
+    assert "No bikes saved yet" in html
+    assert "Parts that fit" not in text(client.get("/allparts"))
+    assert text(client.get("/garage"))  # reading is not limited
+
+
+def test_an_account_posts_past_the_visitors_limit(client, user, shop):
+    client.force_login(user)
+    for _ in range(61):
+        assert pick(client, make="Yamaha").status_code == 200
+    assert pick(client, make="Yamaha", model="MT-07", year="2019").status_code == 302

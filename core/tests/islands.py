@@ -8,9 +8,10 @@ from core.templatetags.islands import dist_url, manifest
 
 
 def island_props(response, name: str) -> dict:
-    """The JSON props of the `data-island="name"` mount point in a rendered page."""
+    """The JSON props of the `data-island="name"` mount point in a rendered page (its first
+    child; what follows it is the page's own HTML until the island mounts)."""
     match = re.search(
-        rf'<div data-island="{re.escape(name)}"><script type="application/json">(.*?)</script></div>',
+        rf'<div [^>]*\bdata-island="{re.escape(name)}"[^>]*><script type="application/json">(.*?)</script>',
         response.content.decode(),
         re.S,
     )

@@ -1,16 +1,28 @@
 """Ordering rules, one module per concern: placing an order of one or more lines (bounds,
 prices, the cap on unpaid orders, all lines or none),
 holds (how long and how much an account may hold), expiring (lapsed holds, a deleted part's
-orders), paying, cancelling, approving and refunding.
+orders), paying, cancelling, approving and refunding; and the cart (its lines, the merge at
+sign-in, its checkout as one order).
 
-Locks are always taken in one order: the account (placing), then the order's row, then the
-part's row (inside catalog.stock), so concurrent services wait for each other and never
-deadlock. Each service that changes what the shop shows of an order makes the orders' cached
+Locks are always taken in one order: the cart's row (the cart's writes and its checkout),
+the account (placing), then the order's row, then the part's row (inside catalog.stock), so
+concurrent services wait for each other and never deadlock. Each service that changes what the shop shows of an order makes the orders' cached
 reads stale itself (common.orders_changed); nothing else does.
 """
 
 from .approving import ORDER_NOT_PAID, booking_approve
 from .cancelling import PAID_MEANWHILE, PAID_ORDER_LOCKED, PAYMENT_IN_PROGRESS, booking_cancel
+from .cart import (
+    CART_EMPTY,
+    CART_FULL,
+    NOT_IN_CART,
+    cart_add,
+    cart_checkout,
+    cart_merge,
+    cart_prune_visitors,
+    cart_remove,
+    cart_set,
+)
 from .common import ORDER_GONE, ORDER_REFUNDED, Settled
 from .expiring import booking_expire, booking_release_lapsed_holds, booking_withdraw_for_part
 from .holds import HELD_SHARE_EXCEEDED
@@ -29,11 +41,14 @@ from .placing import (
     LINE_UNAVAILABLE,
     MAX_TOTAL,
     PART_GONE,
+    PRICES_CHANGED,
     QUANTITY_ABOVE_STOCK,
     QUANTITY_BELOW_MINIMUM,
+    QUANTITY_SOLD_OUT,
     TOO_MANY_UNPAID,
     TOTAL_TOO_LARGE,
     LineUnavailable,
+    PricesChanged,
     booking_correct,
     booking_place,
     booking_place_lines,
@@ -44,9 +59,12 @@ from .refunding import REFUND_UNPAID, booking_mark_refunded, booking_refund
 
 __all__ = [
     "ALREADY_PAID",
+    "CART_EMPTY",
+    "CART_FULL",
     "HELD_SHARE_EXCEEDED",
     "LINE_UNAVAILABLE",
     "MAX_TOTAL",
+    "NOT_IN_CART",
     "ORDER_EXPIRED",
     "ORDER_GONE",
     "ORDER_NOT_PAID",
@@ -56,12 +74,15 @@ __all__ = [
     "PART_GONE",
     "PAYMENT_IN_PROGRESS",
     "PAYMENT_REFUNDED",
+    "PRICES_CHANGED",
     "QUANTITY_ABOVE_STOCK",
     "QUANTITY_BELOW_MINIMUM",
+    "QUANTITY_SOLD_OUT",
     "REFUND_UNPAID",
     "TOO_MANY_UNPAID",
     "TOTAL_TOO_LARGE",
     "LineUnavailable",
+    "PricesChanged",
     "Settled",
     "booking_approve",
     "booking_cancel",
@@ -78,6 +99,12 @@ __all__ = [
     "booking_settle_payment",
     "booking_start_payment",
     "booking_withdraw_for_part",
+    "cart_add",
+    "cart_checkout",
+    "cart_merge",
+    "cart_prune_visitors",
+    "cart_remove",
+    "cart_set",
     "check_payable",
     "check_quantity",
     "quantity_problem",

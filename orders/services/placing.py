@@ -22,9 +22,9 @@ from catalog.stock import stock_lock_parts, stock_shortfall, stock_take_lines
 from core.background import run_after_commit
 from core.errors import Conflict
 from core.locks import NamedLock
-from core.wording import counted
 
 from .. import tasks
+from ..bounds import MAX_TOTAL, TOTAL_TOO_LARGE, Bound, line_bound_text
 from ..emails import stock_fell_below_minimum
 from ..models import Booking, BookingLine
 from .common import booking_locked, orders_changed
@@ -33,12 +33,19 @@ from .holds import AccountHolds, account_holds, held_share, held_share_refusal, 
 
 QUANTITY_BELOW_MINIMUM = "Quantity must be at least {minimum} (the minimum order quantity)"
 QUANTITY_ABOVE_STOCK = ("Only {count} unit is available", "Only {count} units are available")
+QUANTITY_SOLD_OUT = "This part is out of stock"
+# A line's bounds (orders.bounds) as the order's 400s and 409s say them.
+QUANTITY_WORDING = {
+    Bound.SOLD_OUT: QUANTITY_SOLD_OUT,
+    Bound.ABOVE_STOCK: QUANTITY_ABOVE_STOCK,
+    Bound.BELOW_MINIMUM: QUANTITY_BELOW_MINIMUM,
+    Bound.TOTAL_TOO_LARGE: TOTAL_TOO_LARGE,
+}
 PART_GONE = "This part is no longer available"
-TOTAL_TOO_LARGE = "The total can't pass $99,999,999.99: order fewer units"
 TOO_MANY_UNPAID = "You already have {count} unpaid orders: pay or delete one first."
 LINE_UNAVAILABLE = "{name}: {reason}"
-MAX_TOTAL = Decimal("99999999.99")
 ADDRESS_LOCK = "orders.client_address:"  # the name of an address's lock (core.locks)
+PRICES_CHANGED = "Prices changed since you looked: please check your order again."
 
 
 class LineUnavailable(Conflict):
@@ -67,17 +74,19 @@ class LineUnavailable(Conflict):
         self.stock_changed = stock_changed
 
 
+class PricesChanged(Conflict):
+    """The order's total at the prices read under the parts' locks is not the one the shopper
+    was shown (`expected_total`): nothing was held. 409; the cart's endpoint answers it with
+    the cart as it is now."""
+
+    def __init__(self):
+        super().__init__(PRICES_CHANGED)
+
+
 def quantity_problem(*, part: Part, quantity: int) -> str | None:
-    """Why `quantity` units of `part` (as read) cannot be ordered, or None:
-    minimumOrderQuantity ≤ quantity ≤ availableQuantity, and a total that fits the order's
-    money column (and Stripe)."""
-    if quantity < part.minimum_order_quantity:
-        return QUANTITY_BELOW_MINIMUM.format(minimum=part.minimum_order_quantity)
-    if quantity > part.available_quantity:
-        return counted(part.available_quantity, *QUANTITY_ABOVE_STOCK)
-    if part.price * quantity > MAX_TOTAL:
-        return TOTAL_TOO_LARGE
-    return None
+    """Why `quantity` units of `part` (as read) cannot be ordered, in the order's words, or
+    None: the line's bounds (orders.bounds)."""
+    return line_bound_text(QUANTITY_WORDING, part=part, quantity=quantity)
 
 
 def check_quantity(*, part: Part, quantity: int) -> None:
@@ -160,13 +169,16 @@ def booking_place_lines(
     address: str,
     phone: str,
     client_address: str | None = None,
+    expected_total: Decimal | None = None,
 ) -> Booking:
     """Place one order of several lines, `(part_id, quantity)` each (one part named twice is
     one line of both quantities), at the server's prices, from `client_address` (as for
     booking_place): all lines or none.
 
     LineUnavailable (409 naming the part) when a line cannot be had, Conflict (409) at
-    MAX_UNPAID_ORDERS; either way nothing is held. See _booking_create for the rest.
+    MAX_UNPAID_ORDERS, PricesChanged (409) when `expected_total` (the total the shopper was
+    shown; None: not checked) is not the order's total at the prices read under the parts'
+    locks; either way nothing is held. See _booking_create for the rest.
     """
     wanted: dict[int, int] = {}
     for part_id, quantity in lines:
@@ -181,6 +193,7 @@ def booking_place_lines(
         address=address,
         phone=phone,
         client_address=client_address,
+        expected_total=expected_total,
     )
 
 
@@ -192,6 +205,7 @@ def _booking_create(
     address: str,
     phone: str,
     client_address: str | None,
+    expected_total: Decimal | None = None,
 ) -> Booking:
     """Record the order and have the catalog reserve each line's stock, at the server's
     prices; the order holds that stock for ORDER_HOLD_SECONDS (or until the account's earliest
@@ -203,9 +217,10 @@ def _booking_create(
     are checked against the views first, and the hold's deadline is decided on the account's
     lock; then the parts' rows are locked, in id order (two orders of the same parts wait for
     each other and never deadlock), where a shortfall means another order got there first,
-    and the share of each part held by the account and its client address is decided. The order is written before the stock
-    is taken so each stock movement can name it; a refusal (LineUnavailable) rolls
-    everything back.
+    and the share of each part held by the account and its client address is decided, and
+    the total at those prices is compared with `expected_total`. The order is written before
+    the stock is taken so each stock movement can name it; a refusal (LineUnavailable,
+    PricesChanged) rolls everything back.
     """
     part_ids = [pk for pk, _, _ in wanted]
     holds = account_locked_holds(user=user, client_address=client_address, part_ids=part_ids)
@@ -238,6 +253,8 @@ def _booking_create(
             raise LineUnavailable(
                 part_id=line.part_id, name=line.parts_name, reason=TOTAL_TOO_LARGE
             )
+    if expected_total is not None and total != expected_total:
+        raise PricesChanged  # before anything is written: nothing held, nothing taken
     booking = Booking.objects.create(
         user=user,
         email=user.email,

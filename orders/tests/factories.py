@@ -6,7 +6,7 @@ from django.utils import timezone
 from accounts.tests.factories import UserFactory
 from catalog.tests.factories import PartFactory
 from core.caching import versions
-from orders.models import Booking, BookingLine
+from orders.models import Booking, BookingLine, Cart, CartLine
 from orders.selectors import CACHE
 
 # What the factory's order of one line bought: its line's fields, not the order's.
@@ -55,3 +55,16 @@ class BookingFactory(factory.django.DjangoModelFactory):
             status="approved",
             paid_at=factory.LazyFunction(timezone.now),
         )
+
+
+class CartLineFactory(factory.django.DjangoModelFactory):
+    """A line of a cart (an account's, unless `cart` is given), remembering its part's price
+    as cart_add does."""
+
+    class Meta:
+        model = CartLine
+
+    cart = factory.LazyFunction(lambda: Cart.objects.create(user=UserFactory()))
+    part = factory.SubFactory(PartFactory)
+    quantity = factory.SelfAttribute("part.minimum_order_quantity")
+    price_when_added = factory.SelfAttribute("part.price")

@@ -1,15 +1,21 @@
 """The cart API (API.md "Cart and checkout"): a visitor's by session, an account's on every
-device, every 400 and 404, the problems of each line, private answers."""
+device, every 400 and 404, the problems and notices of each line, private answers; a visitor's
+cart made by the first addition only; visitors' writes limited per client address."""
 
+import re
 from datetime import timedelta
 from decimal import Decimal
 
 import pytest
+from django.conf import settings
+from django.contrib.sessions.models import Session
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
+from drf_spectacular.generators import SchemaGenerator
 from rest_framework.test import APIClient
 
+from catalog.models import Part
 from catalog.tests.factories import PartFactory
 from conftest import bearer_client
 from orders import periodic
@@ -26,7 +32,9 @@ LINE_FIELDS = {
     "minimumOrderQuantity",
     "availableQuantity",
     "problem",
-    "warning",  # a part that does not fit the active bike (tests: test_cart_fit.py)
+    "priceWhenAdded",  # API.md "Checking out at the price you saw"
+    "notice",
+    "warning",  # a part that does not fit the active bike (tests: test_selectors_cart.py)
 }
 
 
@@ -69,11 +77,13 @@ class TestReading:
             "img": part.img,
             "url": f"/parts/{part.pk}",
             "price": 40.0,
+            "priceWhenAdded": 40.0,
             "quantity": 3,
             "lineTotal": 120.0,
             "minimumOrderQuantity": 2,
             "availableQuantity": 10,
             "problem": None,
+            "notice": None,
             "warning": None,
         }
         assert body["count"] == 5
@@ -105,6 +115,61 @@ class TestReading:
         assert [line["partId"] for line in as_user.get("/api/cart").json()["lines"]] == [
             other_part.pk
         ]
+
+    def test_a_price_changed_since_the_line_was_added_is_noticed(self, anon, part):
+        add(anon, part, 2)
+        Part.objects.filter(pk=part.pk).update(price=Decimal("400.00"))
+
+        (line,) = anon.get("/api/cart").json()["lines"]
+
+        assert line["priceWhenAdded"] == 40.0
+        assert line["price"] == 400.0
+        assert line["lineTotal"] == 800.0
+        assert line["notice"] == "The price went from $40.00 to $400.00 since you added it."
+        assert line["problem"] is None
+
+    def test_adding_again_at_the_new_price_clears_the_notice(self, anon, part):
+        add(anon, part, 2)
+        Part.objects.filter(pk=part.pk).update(price=Decimal("45.00"))
+
+        (line,) = add(anon, part, 2).json()["lines"]
+
+        assert (line["priceWhenAdded"], line["notice"]) == (45.0, None)
+
+
+class TestNothingMadeByReading:
+    """A visitor's cart (and session) is made by the first addition only: reading, or
+    changing a cart that is not there, makes neither."""
+
+    def test_reading_changing_and_removing_on_no_cart_make_no_cart_and_no_session(self, anon, part):
+        answers = [
+            anon.get("/api/cart"),
+            anon.put(f"/api/cart/{part.pk}", {"quantity": 2}, format="json"),
+            anon.delete(f"/api/cart/{part.pk}"),
+            anon.get("/cart"),
+        ]
+
+        assert [a.status_code for a in answers] == [200, 404, 200, 200]
+        assert not any(a.cookies.get(settings.SESSION_COOKIE_NAME) for a in answers)
+        assert not Cart.objects.exists()
+        assert not Session.objects.exists()
+
+    @pytest.mark.parametrize("quantity", [1, 11, "x"])
+    def test_a_refused_addition_makes_no_cart_and_no_session(self, anon, part, quantity):
+        response = add(anon, part, quantity)
+
+        assert response.status_code == 400
+        assert not response.cookies.get(settings.SESSION_COOKIE_NAME)
+        assert not Cart.objects.exists()
+        assert not Session.objects.exists()
+
+    def test_the_first_addition_makes_one_cart_and_its_session(self, anon, part):
+        add(anon, part, 2)
+        add(anon, part, 2)
+
+        assert Cart.objects.count() == 1
+        assert Session.objects.count() == 1
+        assert CartLine.objects.get().quantity == 4
 
 
 class TestAdding:
@@ -267,6 +332,69 @@ class TestPruning:
         Cart.objects.update(updated_at=timezone.now() - timedelta(days=15))
         anon.put(f"/api/cart/{part.pk}", {"quantity": 3}, format="json")
         assert periodic.prune_visitor_carts() == 0
+
+
+THROTTLED = re.compile(r"^Request was throttled\. Expected available in \d+ seconds?\.$")
+
+
+def visitor_writes_allowed() -> int:
+    rate = settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]["visitor_writes"]
+    assert rate == "60/minute"  # the default (API.md), which these tests are about
+    return 60
+
+
+class TestVisitorLimit:
+    """Visitors' writes are limited per client address (THROTTLE_VISITOR_WRITES, 60/minute):
+    past it, 429 {"detail"} and nothing changes; another address, a read and a signed-in
+    account are not limited by it."""
+
+    @pytest.fixture
+    def stock(self, db):
+        return PartFactory(price=Decimal("1.00"), minimum_order_quantity=1, available_quantity=999)
+
+    def test_the_61st_addition_in_a_minute_from_one_address_is_a_429(self, stock):
+        browser = APIClient()
+        for _ in range(visitor_writes_allowed()):
+            assert add(browser, stock, 1).status_code == 200
+
+        refused = add(browser, stock, 1)
+
+        assert refused.status_code == 429
+        assert THROTTLED.match(refused.json()["detail"])
+        assert int(refused["Retry-After"]) > 0
+        assert CartLine.objects.get().quantity == 60  # the refused one added nothing
+        assert browser.get("/api/cart").json()["count"] == 60  # reading is not limited
+
+    def test_another_address_is_not_affected(self, stock):
+        for _ in range(visitor_writes_allowed() + 1):
+            add(APIClient(), stock, 1)  # 61 strangers' carts from one address
+
+        elsewhere = APIClient(REMOTE_ADDR="203.0.113.9")
+
+        assert add(elsewhere, stock, 1).status_code == 200
+        assert Cart.objects.count() == 61
+
+    def test_changes_and_removals_count_as_writes(self, anon, stock):
+        add(anon, stock, 1)
+        for _ in range(visitor_writes_allowed() - 2):
+            assert (
+                anon.put(f"/api/cart/{stock.pk}", {"quantity": 2}, format="json").status_code == 200
+            )
+        assert anon.delete(f"/api/cart/{stock.pk}").status_code == 200
+
+        assert anon.put(f"/api/cart/{stock.pk}", {"quantity": 2}, format="json").status_code == 429
+        assert anon.delete(f"/api/cart/{stock.pk}").status_code == 429
+
+    def test_a_signed_in_account_is_not_limited_by_it(self, as_user, stock):
+        for _ in range(visitor_writes_allowed() + 5):
+            assert add(as_user, stock, 1).status_code == 200
+
+    def test_the_schema_documents_the_429_on_writes_only(self):
+        paths = SchemaGenerator().get_schema(public=True)["paths"]
+        assert "429" in paths["/api/cart"]["post"]["responses"]
+        assert "429" not in paths["/api/cart"]["get"]["responses"]
+        for method in ("put", "delete"):
+            assert "429" in paths["/api/cart/{id}"][method]["responses"]
 
 
 class TestQueries:

@@ -1,5 +1,6 @@
-"""POST /api/checkout (API.md "Cart and checkout"): one order of the whole cart, held as any
-order is; the 400s and 409s, nothing held and the cart unchanged when a line cannot be had."""
+"""POST /api/checkout (API.md "Cart and checkout", "Checking out at the price you saw"): one
+order of the whole cart, held as any order is; the 400s and 409s, nothing held and the cart
+unchanged when a line cannot be had or the total is not the one the shopper was shown."""
 
 from decimal import Decimal
 
@@ -8,7 +9,7 @@ import pytest
 from catalog.models import Part
 from catalog.tests.factories import PartFactory
 from conftest import bearer_client
-from orders.models import Booking
+from orders.models import Booking, CartLine
 from orders.tests.factories import BookingFactory
 
 WHERE = {"address": "12 Harbour Road, Leeds", "phone": "+441130000000"}
@@ -133,3 +134,77 @@ def test_the_same_cart_from_another_device(user, parts):
         "detail": "Your cart is empty."
     }
     assert Booking.objects.count() == 1
+
+
+PRICES_CHANGED = "Prices changed since you looked: please check your order again."
+
+
+class TestExpectedTotal:
+    @pytest.mark.parametrize("shown", [108.5, "108.50", "108.5"])
+    def test_the_total_shown_places_the_order(self, as_user, parts, shown):
+        a, b, c = parts
+        fill(as_user, [(a, 2), (b, 3), (c, 1)])
+
+        response = as_user.post("/api/checkout", {**WHERE, "expectedTotal": shown}, format="json")
+
+        assert response.status_code == 201, response.content
+        assert response.json()["totalPrice"] == 108.5
+
+    def test_a_price_raised_since_is_a_409_with_the_cart_and_nothing_held(self, as_user, parts):
+        a, b, _ = parts
+        fill(as_user, [(a, 2), (b, 3)])
+        shown = as_user.get("/api/cart").json()["total"]  # 96.50
+        Part.objects.filter(pk=b.pk).update(price=Decimal("55.00"))  # tenfold
+
+        response = as_user.post("/api/checkout", {**WHERE, "expectedTotal": shown}, format="json")
+
+        assert response.status_code == 409
+        body = response.json()
+        assert set(body) == {"detail", "cart"}
+        assert body["detail"] == PRICES_CHANGED
+        assert body["cart"]["total"] == 245.0  # 80 + 165
+        assert [line["notice"] for line in body["cart"]["lines"]] == [
+            None,
+            "The price went from $5.50 to $55.00 since you added it.",
+        ]
+        assert not Booking.objects.exists()
+        assert (stock(a), stock(b)) == (10, 8)  # nothing held
+        assert cart_of(as_user) == [(a.pk, 2), (b.pk, 3)]
+        assert CartLine.objects.get(part=b).price_when_added == Decimal("5.50")
+
+        again = as_user.post("/api/checkout", {**WHERE, "expectedTotal": 245}, format="json")
+        assert again.status_code == 201
+        assert again.json()["totalPrice"] == 245.0
+
+    def test_a_price_lowered_since_is_a_409_too(self, as_user, parts):
+        fill(as_user, [(parts[0], 2)])
+        Part.objects.filter(pk=parts[0].pk).update(price=Decimal("39.99"))
+
+        response = as_user.post("/api/checkout", {**WHERE, "expectedTotal": 80}, format="json")
+
+        assert response.status_code == 409
+        assert not Booking.objects.exists()
+
+    @pytest.mark.parametrize("payload", [WHERE, {**WHERE, "expectedTotal": None}])
+    def test_without_it_the_order_is_placed_at_the_servers_prices(self, as_user, parts, payload):
+        fill(as_user, [(parts[1], 2)])
+        Part.objects.filter(pk=parts[1].pk).update(price=Decimal("55.00"))
+
+        response = as_user.post("/api/checkout", payload, format="json")
+
+        assert response.status_code == 201
+        assert response.json()["totalPrice"] == 110.0
+
+    @pytest.mark.parametrize("shown", ["lots", "12.345", 10**13, [], {"a": 1}])
+    def test_a_total_that_is_not_an_amount_is_a_400(self, as_user, parts, shown):
+        fill(as_user, [(parts[0], 2)])
+
+        response = as_user.post("/api/checkout", {**WHERE, "expectedTotal": shown}, format="json")
+
+        assert response.status_code == 400
+        assert response.json() == {
+            "expectedTotal": [
+                "expectedTotal must be the total you were shown, in dollars (e.g. 76.50)"
+            ]
+        }
+        assert cart_of(as_user) == [(parts[0].pk, 2)]

@@ -106,6 +106,11 @@ def test_a_paid_order_shows_its_transaction_and_no_card_form(client, keys, user)
     response = client.get(url(paid))
     html = response.content.decode()
     text = page_text(response)
+    assert f"Order #{paid.pk} is paid." in text
+    assert (
+        f'<a href="/dashboard/orders/{paid.pk}" class="link link-primary">View Order #{paid.pk}</a>'
+        in html
+    )
     assert "Oil filter" in text
     assert "Please pay" not in text  # it is paid
     assert "This order is already paid." in text

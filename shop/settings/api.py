@@ -20,7 +20,8 @@ REST_FRAMEWORK = {
     "COERCE_DECIMAL_TO_STRING": False,
     "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
     # Abuse limits of the API (each app's throttles.py; counted in the cache): per client IP for
-    # sign-up and tokens, per user for placing orders and posting reviews. A tripped limit answers 429.
+    # sign-up, tokens and visitors' writes, per user for placing orders and posting reviews. A
+    # tripped limit answers 429.
     "DEFAULT_THROTTLE_RATES": {
         "signup": env.str("THROTTLE_SIGNUP", default="20/minute"),
         "token": env.str("THROTTLE_TOKEN", default="30/minute"),
@@ -32,6 +33,8 @@ REST_FRAMEWORK = {
         "reviews": env.str("THROTTLE_REVIEWS", default="5/hour"),
         # Calls that reach Stripe (create-payment-intent, the payment PATCH), per user.
         "payments": env.str("THROTTLE_PAYMENTS", default="20/minute"),
+        # Visitors' writes (cart, garage), per client address; signed-in accounts are not counted.
+        "visitor_writes": env.str("THROTTLE_VISITOR_WRITES", default="60/minute"),
     },
     "NUM_PROXIES": TRUSTED_PROXY_COUNT,
 }

@@ -8,8 +8,8 @@ import pytest
 from accounts.tests.factories import AdminFactory, UserFactory
 from catalog.models import Part
 from catalog.tests.factories import PartFactory
-from orders.models import Cart, CartLine
-from orders.tests.factories import BookingFactory
+from orders.models import Cart
+from orders.tests.factories import BookingFactory, CartLineFactory
 from reviews.tests.factories import ReviewFactory
 from tests.e2e.conftest import findings, sign_in
 
@@ -66,8 +66,8 @@ def shop(transactional_db):
     BookingFactory(user=shopper, part=part, paid_order=True)
     # A cart to check out, one of its lines with a problem (the part is out of stock).
     cart = Cart.objects.create(user=shopper)
-    CartLine.objects.create(cart=cart, part=part, quantity=2)
-    CartLine.objects.create(cart=cart, part=Part.objects.get(name="Spark plug"), quantity=4)
+    CartLineFactory(cart=cart, part=part, quantity=2)
+    CartLineFactory(cart=cart, part=Part.objects.get(name="Spark plug"), quantity=4)
     return {"part": part.pk, "order": shopper.bookings.first().pk, "shopper": shopper}
 
 

@@ -1,8 +1,9 @@
 """The cart in Chromium, by keyboard alone: a visitor fills a cart from a card and a part page,
 signs in at checkout, places one order of both parts and lands on its page (at a desktop and a
 phone width, axe clean); a line that can no longer be had sends the shopper back to the cart;
-the same cart on two devices; a visitor's page kept for everyone never shows a cart count; a
-line for another bike is warned of."""
+a price raised between the cart and "Place order" is shown, with nothing held; the same cart on
+two devices; a visitor's page kept for everyone never shows a cart count; a line for another
+bike is warned of."""
 
 import re
 from decimal import Decimal
@@ -14,7 +15,7 @@ from accounts.tests.factories import TEST_PASSWORD, UserFactory
 from catalog.models import Fitment, GarageBike, Part, Vehicle
 from catalog.tests.factories import PartFactory
 from orders.models import Booking, Cart, CartLine
-from orders.tests.factories import BookingFactory
+from orders.tests.factories import BookingFactory, CartLineFactory
 from tests.e2e.conftest import axe_findings, shot, sign_in
 
 pytestmark = pytest.mark.sqlite  # a journey `make test-sqlite` runs on SQLite too
@@ -121,8 +122,8 @@ def test_a_line_that_cannot_be_had_sends_the_shopper_back_to_the_cart(site):
     part = PartFactory(name="Chain kit 520", minimum_order_quantity=1, available_quantity=10)
     other = PartFactory(name="Sprocket", minimum_order_quantity=1, available_quantity=10)
     cart = Cart.objects.create(user=shopper)
-    CartLine.objects.create(cart=cart, part=part, quantity=4)
-    CartLine.objects.create(cart=cart, part=other, quantity=1)
+    CartLineFactory(cart=cart, part=part, quantity=4)
+    CartLineFactory(cart=cart, part=other, quantity=1)
     sign_in(site, shopper)
     site.goto("/checkout")
     site.get_by_label("Address").fill("1 Dock St")
@@ -139,6 +140,46 @@ def test_a_line_that_cannot_be_had_sends_the_shopper_back_to_the_cart(site):
     press(row.get_by_role("button", name="Update"))
     expect(site.get_by_role("link", name="Checkout")).to_be_visible()
     shot(site, "cart-after-refused-checkout")
+
+
+def test_a_price_raised_before_place_order_is_shown_and_nothing_is_held(site):
+    shopper = UserFactory()
+    pads = PartFactory(name="Sintered brake pads", price=Decimal("24.50"), available_quantity=10)
+    CartLineFactory(cart=Cart.objects.create(user=shopper), part=pads, quantity=2)
+    sign_in(site, shopper)
+    site.goto("/cart")
+    expect(site.get_by_text("Total: $49.00")).to_be_visible()
+    press(site.get_by_role("link", name="Checkout"))
+    expect(site.get_by_text("Total: $49.00")).to_be_visible()
+    site.get_by_label("Address").fill("1 Dock St")
+    site.get_by_label("Phone").fill("0123456789")
+    Part.objects.filter(pk=pads.pk).update(price=Decimal("245.00"))  # the owner, meanwhile
+
+    press(site.get_by_role("button", name="Place order"))
+
+    expect(site.get_by_role("alert")).to_have_text(
+        "Prices changed since you looked: please check your order again."
+    )
+    notice = "The price went from $24.50 to $245.00 since you added it."
+    expect(site.get_by_text(notice)).to_be_visible()
+    expect(site.get_by_text("Total: $490.00")).to_be_visible()
+    expect(site).to_have_url(f"{site.base_url}/checkout")
+    shot(site, "checkout-prices-changed")
+    assert not Booking.objects.exists()
+    assert Part.objects.get(pk=pads.pk).available_quantity == 10  # nothing held
+    assert list(CartLine.objects.values_list("part_id", "quantity")) == [(pads.pk, 2)]
+
+    site.goto("/cart")
+    row = site.get_by_role("listitem").filter(has_text="Sintered brake pads")
+    expect(row.get_by_text(notice)).to_be_visible()
+    expect(site.get_by_role("link", name="Checkout")).to_be_visible()  # a notice, not a block
+
+    press(site.get_by_role("link", name="Checkout"))
+    site.get_by_label("Address").fill("1 Dock St")
+    site.get_by_label("Phone").fill("0123456789")
+    press(site.get_by_role("button", name="Place order"))
+    expect(site).to_have_url(re.compile(r"/dashboard/orders/\d+$"))  # no card payments here
+    assert Booking.objects.get().total_price == Decimal("490.00")
 
 
 def test_the_same_cart_on_two_devices(browser, base_url):
@@ -213,7 +254,7 @@ def test_a_line_for_another_bike_is_warned_of_but_checks_out(site):
     part = PartFactory(name="CB500F chain guard", minimum_order_quantity=1, available_quantity=5)
     Fitment.objects.create(part=part, vehicle=other)
     GarageBike.objects.create(user=shopper, vehicle=mt07, active=True)
-    CartLine.objects.create(cart=Cart.objects.create(user=shopper), part=part, quantity=1)
+    CartLineFactory(cart=Cart.objects.create(user=shopper), part=part, quantity=1)
     sign_in(site, shopper)
     site.goto("/cart")
 

@@ -13,8 +13,8 @@ from playwright.sync_api import expect
 
 from accounts.tests.factories import AdminFactory, UserFactory
 from catalog.tests.factories import PartFactory
-from orders.models import Booking
-from orders.tests.factories import BookingFactory
+from orders.models import Booking, Cart
+from orders.tests.factories import BookingFactory, CartLineFactory
 from tests.e2e.conftest import shot, sign_in
 
 pytestmark = pytest.mark.sqlite  # a journey `make test-sqlite` runs on SQLite too
@@ -130,6 +130,50 @@ def test_order_pay_by_card_and_get_it_shipped(paying):
     booking.refresh_from_db()
     assert booking.state == Booking.State.REFUNDED
     assert booking.refund_id.startswith("re_")
+
+
+def test_place_order_goes_on_to_pay_and_the_paid_order_says_so(paying):
+    """BEYOND.md "A cart": Place order goes straight on to the payment page of the new order;
+    once paid, that page says "Order #N is paid." with a link to the order, then and when it is
+    opened again."""
+    site = paying
+    shopper = UserFactory(name="Rosa Rider")
+    cart = Cart.objects.create(user=shopper)
+    pads = PartFactory(name="Brake pads", price=Decimal("24.50"), minimum_order_quantity=2)
+    fluid = PartFactory(name="Brake fluid", price=Decimal("9.00"), minimum_order_quantity=1)
+    CartLineFactory(cart=cart, part=pads, quantity=2)
+    CartLineFactory(cart=cart, part=fluid, quantity=3)
+    sign_in(site, shopper)
+    site.goto("/checkout")
+    site.get_by_label("Address").fill("7 Gear Lane, Leeds")
+    site.get_by_label("Phone").fill("0123456789")
+    site.get_by_role("button", name="Place order").click()
+
+    expect(site).to_have_url(re.compile(r"/dashboard/payment/\d+$"))
+    booking = Booking.objects.get(user=shopper)
+    assert site.url.endswith(f"/dashboard/payment/{booking.pk}")
+    expect(site.get_by_text("Please pay for Brake pads, Brake fluid", exact=True)).to_be_visible()
+    expect(site.get_by_text("Please pay: $76.00", exact=True)).to_be_visible()
+    expect(site.get_by_test_id("order-lines").get_by_role("row")).to_have_count(3)
+    enter_card(site, GOOD_CARD)
+    pay_button(site).click()
+
+    expect(site.get_by_text(PAID)).to_be_visible()
+    paid = site.get_by_role("heading", name=f"Order #{booking.pk} is paid.")
+    expect(paid).to_be_visible()
+    expect(site.get_by_text("Please pay", exact=False)).to_have_count(0)
+    shot(site, "paid-from-cart")
+
+    site.reload()
+    expect(paid).to_be_visible()
+    expect(site.get_by_text("Please pay", exact=False)).to_have_count(0)
+    expect(site.get_by_text("Paid: $76.00", exact=True)).to_be_visible()
+    expect(pay_button(site)).to_have_count(0)
+    site.get_by_role("link", name=f"View Order #{booking.pk}").click()
+    expect(site).to_have_url(f"{site.base_url}/dashboard/orders/{booking.pk}")
+    expect(site.get_by_role("heading", name=f"Order #{booking.pk}")).to_be_visible()
+    booking.refresh_from_db()
+    assert booking.paid
 
 
 def test_pay_waits_for_the_client_secret_with_a_spinner(paying):

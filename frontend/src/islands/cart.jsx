@@ -1,6 +1,8 @@
 // The cart page (/cart): a row per line with its quantity field and Remove, the total, and
 // Checkout, disabled while a line has a problem (API.md's `problem`, or the one a refused
-// checkout sent back: lib/cart.js). Every change goes to the API and shows its answer.
+// checkout sent back: lib/cart.js); a line's notice (its price changed since it was added) and
+// warning (it does not fit the active bike) are said, and stop nothing. Every change goes to
+// the API and shows its answer.
 import { useCallback, useState } from "react";
 import { AsyncButton } from "../components/AsyncButton.jsx";
 import { api } from "../lib/api.js";
@@ -68,6 +70,7 @@ function CartLine({ line, placeholder, onChange }) {
             {line.problem}
           </p>
         )}
+        {line.notice && <p className="text-warning-content font-semibold">{line.notice}</p>}
         {line.warning && <p className="text-warning-content font-semibold">{line.warning}</p>}
         <div className="flex flex-wrap items-end gap-2">
           <form noValidate onSubmit={onSubmit} className="flex flex-wrap items-end gap-2">

@@ -1,12 +1,15 @@
 // The checkout page (/checkout): the cart's lines and total, where the order goes (the last
-// order's address and phone to start from), and "Place order", which lands on the new order's
-// page. A line that can no longer be had (409 with its partId) sends the shopper back to the
-// cart with that line's problem shown there (lib/cart.js).
+// order's address and phone to start from), and "Place order", which sends the total shown and
+// goes straight on to pay the new order (its payment page; its own page when card payments are
+// not configured). A line that can no longer be had (409 with its partId) sends the shopper
+// back to the cart with that line's problem shown there (lib/cart.js); prices changed since the
+// page was shown (409 with the cart) show the cart as it is now, with what changed, to check
+// and place again.
 import { useCallback, useState } from "react";
 import { AsyncButton } from "../components/AsyncButton.jsx";
 import { ShipToFields } from "../components/ShipToFields.jsx";
 import { api } from "../lib/api.js";
-import { keepCartProblem } from "../lib/cart.js";
+import { afterCheckout, keepCartProblem } from "../lib/cart.js";
 import { flashNext } from "../lib/flash.js";
 import { money } from "../lib/format.js";
 import { mountIslands } from "../lib/mount.jsx";
@@ -14,7 +17,8 @@ import { mountIslands } from "../lib/mount.jsx";
 export const ORDER_PLACED = "Order placed";
 const FIELDS = ["address", "phone"];
 
-function Checkout({ cart, address = "", phone = "" }) {
+function Checkout({ cart: first, address = "", phone = "", cardPayments = false }) {
+  const [cart, setCart] = useState(first);
   const [values, setValues] = useState({ address, phone });
   const [errors, setErrors] = useState({});
   const [formError, setFormError] = useState("");
@@ -32,14 +36,25 @@ function Checkout({ cart, address = "", phone = "" }) {
     try {
       const booking = await api("/api/checkout", {
         method: "POST",
-        body: { address: values.address.trim(), phone: values.phone.trim() },
+        body: {
+          address: values.address.trim(),
+          phone: values.phone.trim(),
+          expectedTotal: cart.total,
+        },
       });
-      flashNext(ORDER_PLACED);
-      window.location.assign(booking.url);
+      if (!cardPayments) flashNext(ORDER_PLACED); // the order's page shows it
+      window.location.assign(afterCheckout(booking, cardPayments));
     } catch (error) {
       if (error.status === 409 && error.body.partId) {
         keepCartProblem(error.body.partId, error.body.detail);
         window.location.assign("/cart");
+        return;
+      }
+      if (error.status === 409 && error.body.cart) {
+        setCart(error.body.cart); // the total to place it at now: sent with the next try
+        setErrors({});
+        setFormError(error.message);
+        setBusy(false);
         return;
       }
       const fields = {};
@@ -71,6 +86,7 @@ function Checkout({ cart, address = "", phone = "" }) {
                 × {line.quantity}
               </span>
               <span className="font-semibold">{money(line.lineTotal)}</span>
+              {line.notice && <span className="text-warning-content w-full">{line.notice}</span>}
               {line.problem && <span className="text-error w-full">{line.problem}</span>}
             </li>
           ))}

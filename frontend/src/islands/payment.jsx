@@ -1,11 +1,15 @@
-// The card form of /dashboard/payment/<id>: Stripe's card element and a Pay button. The page
-// loads Stripe.js with a plain <script> before this module, so loadStripe finds window.Stripe.
+// /dashboard/payment/<id> while the order can be paid: what is paid for (the page's own summary,
+// rendered again here) and the card form, Stripe's card element and a Pay button. Once paid,
+// the summary says "Order #N is paid." with a link to the order's page, as the page says it
+// when it is opened again. The page loads Stripe.js with a plain <script> before this module,
+// so loadStripe finds window.Stripe.
 import { CardElement, Elements, useElements, useStripe } from "@stripe/react-stripe-js";
 import { loadStripe } from "@stripe/stripe-js/pure";
 import { useCallback, useEffect, useState } from "react";
 import { AsyncButton } from "../components/AsyncButton.jsx";
 import { Spinner } from "../components/Spinner.jsx";
 import { api } from "../lib/api.js";
+import { money } from "../lib/format.js";
 import { mountIslands } from "../lib/mount.jsx";
 
 export const PAID = "Congrats! Your payment is completed.";
@@ -64,7 +68,87 @@ async function pay({ stripe, card, clientSecret, booking, user }) {
   return intent.id;
 }
 
-function CheckoutForm({ booking, user, loadError }) {
+/** The parts of an order of several lines, as the page's order_lines.html shows them. */
+function OrderLines({ booking }) {
+  return (
+    <div className="overflow-x-auto">
+      <table className="table table-sm" data-testid="order-lines">
+        <caption className="sr-only">The parts of order #{booking._id}</caption>
+        <thead>
+          <tr>
+            <th scope="col">Part</th>
+            <th scope="col" className="text-right">
+              Price
+            </th>
+            <th scope="col" className="text-right">
+              Quantity
+            </th>
+            <th scope="col" className="text-right">
+              Line total
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {booking.lines.map((line) => (
+            <tr key={line.partId ?? line.partsName}>
+              <th scope="row" className="font-normal break-words">
+                {line.partId ? (
+                  <a href={`/parts/${line.partId}`} className="link link-primary">
+                    {line.partsName}
+                  </a>
+                ) : (
+                  line.partsName
+                )}
+              </th>
+              <td className="text-right whitespace-nowrap">{money(line.pricePerUnit)}</td>
+              <td className="text-right">{line.quantity}</td>
+              <td className="text-right whitespace-nowrap">{money(line.lineTotal)}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+/** What is paid for (templates/dashboard/payment.html's summary): "Please pay for …" until the
+ * card is paid, then "Order #N is paid." with a link to the order's page. */
+function Summary({ booking, user, paid }) {
+  return (
+    <section
+      className="card bg-base-100 border border-base-300 shadow-sm"
+      aria-labelledby="payment-heading"
+    >
+      <div className="card-body gap-2">
+        <p className="text-lg font-bold text-green-700">Hello, {user.name}</p>
+        {paid ? (
+          <>
+            <h2 id="payment-heading" className="card-title text-2xl">
+              Order #{booking._id} is paid.
+            </h2>
+            <p>
+              <a href={booking.url} className="link link-primary">
+                View Order #{booking._id}
+              </a>
+            </p>
+            <p className="font-semibold break-words">{booking.partsName}</p>
+          </>
+        ) : (
+          <h2 id="payment-heading" className="card-title text-2xl break-words">
+            Please pay for {booking.partsName}
+          </h2>
+        )}
+        {booking.lines.length > 1 && <OrderLines booking={booking} />}
+        <p>Quantity: {booking.quantity}</p>
+        <p className="text-lg font-semibold">
+          {paid ? "Paid" : "Please pay"}: {money(booking.totalPrice)}
+        </p>
+      </div>
+    </section>
+  );
+}
+
+function CheckoutForm({ booking, user, loadError, onPaid }) {
   const stripe = useStripe();
   const elements = useElements();
   const [error, setError] = useState("");
@@ -94,14 +178,16 @@ function CheckoutForm({ booking, user, loadError }) {
       setWorking(true);
       setError("");
       try {
-        setTransactionId(await pay({ stripe, card, clientSecret, booking, user }));
+        const paidWith = await pay({ stripe, card, clientSecret, booking, user });
+        setTransactionId(paidWith);
+        onPaid(paidWith);
       } catch (failure) {
         setError(failure.message || NOT_COMPLETED);
       } finally {
         setWorking(false);
       }
     },
-    [stripe, elements, clientSecret, working, transactionId, booking, user],
+    [stripe, elements, clientSecret, working, transactionId, booking, user, onPaid],
   );
 
   return (
@@ -158,6 +244,8 @@ function CheckoutForm({ booking, user, loadError }) {
 
 function Payment({ booking, user, publishableKey }) {
   const [loadError, setLoadError] = useState("");
+  const [paid, setPaid] = useState(false);
+  const onPaid = useCallback(() => setPaid(true), []);
   // Once per page: Elements must always get the same promise.
   const [stripePromise] = useState(() =>
     loadStripe(publishableKey).catch(() => {
@@ -166,9 +254,19 @@ function Payment({ booking, user, publishableKey }) {
     }),
   );
   return (
-    <Elements stripe={stripePromise}>
-      <CheckoutForm booking={booking} user={user} loadError={loadError} />
-    </Elements>
+    <>
+      <Summary booking={booking} user={user} paid={paid} />
+      <section
+        className="card bg-base-100 border border-base-300 shadow-sm"
+        aria-label="Card payment"
+      >
+        <div className="card-body">
+          <Elements stripe={stripePromise}>
+            <CheckoutForm booking={booking} user={user} loadError={loadError} onPaid={onPaid} />
+          </Elements>
+        </div>
+      </section>
+    </>
   );
 }
 

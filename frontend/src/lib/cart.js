@@ -40,3 +40,9 @@ export function withProblem(lines, kept) {
 export function canCheckout(lines) {
   return lines.length > 0 && lines.every((line) => !line.problem);
 }
+
+/** Where "Place order" goes with the new order: its payment page (the spec's
+ * /dashboard/payment/{id}), or its own page when card payments are not configured. */
+export function afterCheckout(booking, cardPayments) {
+  return cardPayments ? `/dashboard/payment/${booking._id}` : booking.url;
+}

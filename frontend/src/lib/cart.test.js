@@ -1,6 +1,12 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { memoryStorage } from "../test/storage.js";
-import { canCheckout, keepCartProblem, takeCartProblem, withProblem } from "./cart.js";
+import {
+  afterCheckout,
+  canCheckout,
+  keepCartProblem,
+  takeCartProblem,
+  withProblem,
+} from "./cart.js";
 import { cartLabel, hintedCount } from "./cart-count.js";
 
 beforeEach(() => {
@@ -54,5 +60,17 @@ describe("a refused checkout's problem", () => {
     expect(canCheckout(lines)).toBe(false);
     expect(canCheckout(withProblem(lines.slice(0, 2), { partId: 1, detail: "Gone" }))).toBe(false);
     expect(canCheckout([])).toBe(false);
+  });
+});
+
+describe("where Place order goes", () => {
+  const booking = { _id: 42, url: "/dashboard/orders/42" };
+
+  it("goes on to pay the new order when card payments are on", () => {
+    expect(afterCheckout(booking, true)).toBe("/dashboard/payment/42");
+  });
+
+  it("goes to the order's page when they are not", () => {
+    expect(afterCheckout(booking, false)).toBe("/dashboard/orders/42");
   });
 });

@@ -1,11 +1,11 @@
 """Two tabs changing one cart at once, on a real database with real row locks: both
-additions count, and the cart's line limit holds."""
+additions count, the cart's line limit holds, a removal waits for the cart's other writes."""
 
 import threading
 from decimal import Decimal
 
 import pytest
-from django.db import connections
+from django.db import connections, transaction
 from rest_framework.test import APIClient
 
 from accounts.tests.factories import UserFactory
@@ -13,8 +13,9 @@ from catalog.models import Part
 from catalog.tests.factories import PartFactory
 from conftest import bearer_client
 from core.errors import NotFound
-from orders import cart
+from orders import services
 from orders.models import Booking, Cart, CartLine
+from orders.tests.factories import CartLineFactory
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),
@@ -137,5 +138,89 @@ def test_a_part_deleted_while_it_is_added_is_a_404_and_no_line():
     part.delete()
 
     with pytest.raises(NotFound, match="This part is no longer available"):
-        cart.cart_add(cart=the_cart, part=seen, quantity=1)
+        services.cart_add(cart=the_cart, user=the_cart.user, part=seen, quantity=1)
     assert not CartLine.objects.exists()
+
+
+def test_a_removal_waits_for_the_carts_lock_like_every_write():
+    """cart_remove takes the cart's row lock first, as the others do: while another write of
+    the cart (here: a checkout's lock) is open, the removal waits for it."""
+    line = CartLineFactory(cart=Cart.objects.create())
+    locked, release = threading.Event(), threading.Event()
+
+    def hold_the_cart():
+        try:
+            with transaction.atomic():
+                Cart.objects.select_for_update().get(pk=line.cart_id)
+                locked.set()
+                release.wait(10)
+        finally:
+            connections.close_all()
+
+    def remove():
+        try:
+            services.cart_remove(cart=line.cart, part_id=line.part_id)
+        finally:
+            connections.close_all()
+
+    holder = threading.Thread(target=hold_the_cart)
+    holder.start()
+    assert locked.wait(10)
+    remover = threading.Thread(target=remove)
+    remover.start()
+    remover.join(0.5)
+    waited = remover.is_alive()
+    still_there = CartLine.objects.filter(pk=line.pk).exists()
+    release.set()
+    holder.join(10)
+    remover.join(10)
+
+    assert waited and still_there
+    assert not CartLine.objects.exists()
+
+
+def test_the_total_shown_is_compared_at_the_prices_read_under_the_parts_locks():
+    """The owner raises a price while a checkout waits for the part's lock: the checkout read
+    the old price before the lock, but the order would be placed at the new one, so the total
+    the shopper was shown no longer holds (409) and nothing is held."""
+    part = PartFactory(price=Decimal("10.00"), minimum_order_quantity=1, available_quantity=10)
+    shopper = bearer_client(UserFactory())
+    assert adder(shopper, part, 2)() == 200
+    locked, release = threading.Event(), threading.Event()
+    answers = []
+
+    def raise_the_price():
+        try:
+            with transaction.atomic():
+                Part.objects.select_for_update().filter(pk=part.pk).update(price=Decimal("100.00"))
+                locked.set()
+                release.wait(10)
+        finally:
+            connections.close_all()
+
+    def check_out():
+        try:
+            body = {**WHERE, "expectedTotal": "20.00"}
+            answers.append(shopper.post("/api/checkout", body, format="json"))
+        finally:
+            connections.close_all()
+
+    owner = threading.Thread(target=raise_the_price)
+    owner.start()
+    assert locked.wait(10)
+    checkout = threading.Thread(target=check_out)
+    checkout.start()
+    checkout.join(0.5)  # it waits for the part's lock
+    release.set()
+    owner.join(10)
+    checkout.join(10)
+
+    (answer,) = answers
+    assert answer.status_code == 409
+    assert (
+        answer.json()["detail"] == "Prices changed since you looked: please check your order again."
+    )
+    assert answer.json()["cart"]["total"] == 200.0
+    assert not Booking.objects.exists()
+    assert Part.objects.get(pk=part.pk).available_quantity == 10
+    assert CartLine.objects.get(part=part).quantity == 2

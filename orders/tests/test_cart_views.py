@@ -6,11 +6,12 @@ import json
 import re
 
 import pytest
+from django.contrib.sessions.models import Session
 from django.test import Client
 
 from catalog.tests.factories import PartFactory
-from orders.models import Cart, CartLine
-from orders.tests.factories import BookingFactory
+from orders.models import Cart
+from orders.tests.factories import BookingFactory, CartLineFactory
 
 pytestmark = pytest.mark.django_db
 
@@ -65,13 +66,35 @@ def test_checkout_starts_from_the_last_orders_address_and_phone(client, user):
     part = PartFactory(minimum_order_quantity=1, available_quantity=5)
     BookingFactory(user=user, address="Old Mill, Hebden Bridge", phone="+441422000000")
     BookingFactory(user=user, address="4 New Road, York", phone="+441904000000")
-    CartLine.objects.create(cart=Cart.objects.create(user=user), part=part, quantity=1)
+    CartLineFactory(cart=Cart.objects.create(user=user), part=part, quantity=1)
     client.force_login(user)
     response = client.get("/checkout")
     given = props(response, "checkout")
     assert (given["address"], given["phone"]) == ("4 New Road, York", "+441904000000")
     assert [line["partId"] for line in given["cart"]["lines"]] == [part.pk]
     assert private(response)
+
+
+@pytest.mark.parametrize("keys", ["", "sk_test_x"])
+def test_checkout_tells_its_island_whether_place_order_goes_on_to_pay(client, user, settings, keys):
+    """Place order goes on to the payment page when card payments are configured, else to
+    the order's page (the island picks the address: lib/cart.js afterCheckout)."""
+    settings.STRIPE_SECRET_KEY = settings.STRIPE_PUBLISHABLE_KEY = keys
+    CartLineFactory(cart=Cart.objects.create(user=user))
+    client.force_login(user)
+
+    given = props(client.get("/checkout"), "checkout")
+
+    assert given["cardPayments"] is bool(keys)
+
+
+def test_viewing_the_cart_page_makes_no_cart_and_no_session(client):
+    response = client.get("/cart")
+
+    assert response.status_code == 200
+    assert not response.cookies
+    assert not Cart.objects.exists()
+    assert not Session.objects.exists()
 
 
 def test_the_navbar_never_carries_a_count(client):

@@ -12,7 +12,7 @@ from django.utils import timezone
 from core.caching import versions
 from core.paging import ListPage, page_of
 
-from .models import Booking, BookingLine
+from ..models import Booking, BookingLine
 
 CACHE = "orders"  # made stale by the services that change an order (services.common)
 # Counts and figures are kept at most this long: an unpaid order becomes expired when its hold

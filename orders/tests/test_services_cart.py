@@ -1,9 +1,16 @@
-"""A visitor's cart joins the account's at every kind of sign-in: the sign-in page, sign-up,
-Google, and the API's sign-in (tokens, sign-up) from a browser that has a session."""
+"""The cart's writes (orders/services/cart.py): a visitor's cart joins the account's at every
+kind of sign-in (the sign-in page, sign-up, Google, and the API's sign-in, tokens and sign-up,
+from a browser that has a session); a line remembers its part's price when added (adding again
+remembers the new one); a removal is a write of the cart like the others."""
 
 import json
+from datetime import timedelta
+from decimal import Decimal
 
 import pytest
+from django.contrib.auth.models import AnonymousUser
+from django.core.exceptions import ValidationError
+from django.utils import timezone
 
 from accounts.models import User
 from accounts.tests.factories import TEST_PASSWORD, UserFactory
@@ -13,8 +20,11 @@ from accounts.tests.test_pages_google import (  # noqa: F401  (google_on: a fixt
     google_on,
     google_round_trip,
 )
+from catalog.models import Part
 from catalog.tests.factories import PartFactory
+from orders import services
 from orders.models import Cart, CartLine
+from orders.tests.factories import CartLineFactory
 
 pytestmark = pytest.mark.django_db
 
@@ -43,7 +53,7 @@ def account_with(parts_and_quantities):
     user = UserFactory()
     cart = Cart.objects.create(user=user)
     for part, quantity in parts_and_quantities:
-        CartLine.objects.create(cart=cart, part=part, quantity=quantity)
+        CartLineFactory(cart=cart, part=part, quantity=quantity)
     return user
 
 
@@ -132,3 +142,81 @@ def test_the_account_keeps_its_cart_after_signing_out_and_in(client, parts):
     assert json.loads(client.get("/api/cart").content)["count"] == 0
     client.post("/login", {"login": user.email, "password": TEST_PASSWORD})
     assert account_lines(user) == [(parts[0].pk, 2)]
+
+
+def raise_price(part, price: str) -> Part:
+    Part.objects.filter(pk=part.pk).update(price=Decimal(price))
+    return Part.objects.get(pk=part.pk)  # the part as the next page shows it
+
+
+class TestPriceWhenAdded:
+    def test_a_new_line_remembers_the_price_the_part_had(self, user, parts):
+        cart = services.cart_add(cart=None, user=user, part=parts[0], quantity=1)
+
+        assert CartLine.objects.get(cart=cart).price_when_added == parts[0].price
+
+    def test_adding_again_remembers_the_price_seen_then(self, user, parts):
+        cart = services.cart_add(cart=None, user=user, part=parts[0], quantity=1)
+        dearer = raise_price(parts[0], "99.00")
+
+        services.cart_add(cart=cart, user=user, part=dearer, quantity=2)
+
+        line = CartLine.objects.get(cart=cart)
+        assert (line.quantity, line.price_when_added) == (3, Decimal("99.00"))
+
+    def test_setting_a_quantity_keeps_the_price_remembered(self, user, parts):
+        cart = services.cart_add(cart=None, user=user, part=parts[0], quantity=1)
+        old = parts[0].price
+        raise_price(parts[0], "99.00")
+
+        services.cart_set(cart=cart, part_id=parts[0].pk, quantity=4)
+
+        line = CartLine.objects.get(cart=cart)
+        assert (line.quantity, line.price_when_added) == (4, old)
+
+    def test_the_merge_keeps_the_visitors_look_at_the_price(self, client, parts):
+        a, b, _ = parts
+        user = account_with([(a, 1)])  # at a's price then
+        a = raise_price(a, "99.00")
+        add(client, a, 1)  # the visitor saw the new price
+        add(client, b, 1)
+
+        client.post("/login", {"login": user.email, "password": TEST_PASSWORD})
+
+        lines = CartLine.objects.filter(cart__user=user).order_by("added_at", "id")
+        assert [(ln.part_id, ln.price_when_added) for ln in lines] == [
+            (a.pk, Decimal("99.00")),
+            (b.pk, b.price),
+        ]
+
+
+class TestAdding:
+    def test_a_visitors_first_addition_makes_the_cart(self, parts):
+        cart = services.cart_add(cart=None, user=AnonymousUser(), part=parts[0], quantity=1)
+
+        assert cart.user is None
+        assert list(cart.lines.values_list("part_id", "quantity")) == [(parts[0].pk, 1)]
+
+    def test_an_addition_refused_makes_no_cart(self, user, parts):
+        for shopper in (AnonymousUser(), user):
+            with pytest.raises(ValidationError):
+                services.cart_add(cart=None, user=shopper, part=parts[0], quantity=11)
+
+        assert not Cart.objects.exists()
+
+
+class TestRemoving:
+    def test_a_removal_keeps_a_visitors_cart_in_use(self, parts):
+        line = CartLineFactory(cart=Cart.objects.create(), part=parts[0])
+        old = timezone.now() - timedelta(days=30)
+        Cart.objects.filter(pk=line.cart_id).update(updated_at=old)
+
+        services.cart_remove(cart=line.cart, part_id=parts[0].pk)
+
+        assert not CartLine.objects.exists()
+        assert Cart.objects.get(pk=line.cart_id).updated_at > old
+
+    def test_removing_from_no_cart_does_nothing(self, parts):
+        services.cart_remove(cart=None, part_id=parts[0].pk)
+
+        assert not Cart.objects.exists()

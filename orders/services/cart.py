@@ -1,0 +1,193 @@
+"""The cart's writes: adding, setting and removing a line, merging a visitor's cart into the
+account's at sign-in, pruning visitors' carts whose sessions are gone, and checking a cart out
+as one order.
+
+A cart holds no stock: prices and stock are read when it is shown (orders.selectors.cart) and
+again when it is checked out (the order's own rules: placing). A line remembers its part's
+price when it was added, only to tell the shopper when that price changed; adding the part
+again (the shopper has seen its page, at the new price) remembers the new one.
+
+A cart's writes go one at a time: its row is locked first (the cart, then its lines, then
+what placing locks), and a quantity is never read to be written back: a line is changed in
+the database (quantity = quantity + n), so two tabs adding the same part at once add both.
+A visitor's cart is made by their first addition that holds up, never by reading.
+"""
+
+from datetime import timedelta
+from decimal import Decimal
+
+from django.conf import settings
+from django.core.exceptions import ValidationError
+from django.db import IntegrityError, transaction
+from django.db.models import Count, F, Q, Sum
+from django.db.models.functions import Greatest, Least
+from django.utils import timezone
+
+from catalog.models import Part
+from core.errors import NotFound, Rejected
+from core.wording import counted
+
+from ..models import Booking, Cart, CartLine
+from .placing import PART_GONE, booking_place_lines, check_quantity
+
+CART_EMPTY = "Your cart is empty."
+CART_FULL = (
+    "Your cart can hold at most {count} part: check out or remove it first.",
+    "Your cart can hold at most {count} parts: check out or remove one first.",
+)
+NOT_IN_CART = "This part is not in your cart."
+
+
+def _lock(cart: Cart) -> None:
+    """Lock the cart's row until the transaction ends (one write at a time per cart, in the
+    same order everywhere: the cart, then its lines) and note that it is in use (a visitor's
+    cart idle past a session's life is pruned)."""
+    Cart.objects.filter(pk=cart.pk).update(updated_at=timezone.now())
+
+
+def _check_addition(*, part: Part, quantity: int) -> None:
+    """A quantity to add is at least 1 and at most the part's stock (the line's own bounds are
+    checked on the sum): anything else reads as the order's quantity messages."""
+    if quantity < 1 or quantity > part.available_quantity:
+        check_quantity(part=part, quantity=quantity)
+
+
+def cart_add(*, cart: Cart | None, user, part: Part, quantity: int) -> Cart:
+    """Add `quantity` units of `part` (as the shopper saw it: its price is the line's
+    remembered one) to `cart`: to its line when there is one, else as a new line (at most
+    CART_MAX_LINES). The line's quantity must stay within the part's bounds (400 `quantity`;
+    nothing changes); 404 when the part was deleted meanwhile.
+
+    Without a cart, the account's (or, for a visitor, a new one) is made, only when the
+    addition holds up; the cart is answered either way (a visitor's session keeps its id)."""
+    try:
+        return _cart_add(cart=cart, user=user, part=part, quantity=quantity)
+    except IntegrityError:  # a new line's part key is checked when the transaction commits
+        raise NotFound(PART_GONE) from None
+
+
+@transaction.atomic
+def _cart_add(*, cart: Cart | None, user, part: Part, quantity: int) -> Cart:
+    _check_addition(part=part, quantity=quantity)
+    if cart is None:
+        if user is not None and user.is_authenticated:
+            cart = Cart.objects.get_or_create(user=user)[0]
+        else:
+            cart = Cart.objects.create()
+    _lock(cart)
+    # Read under the cart's lock: another tab's addition waits for it, then reads this one's.
+    lines = CartLine.objects.filter(cart=cart)
+    now = lines.aggregate(lines=Count("pk"), quantity=Sum("quantity", filter=Q(part=part)))
+    if now["quantity"] is not None:
+        check_quantity(part=part, quantity=now["quantity"] + quantity)
+        # In the database, not the sum read: a line removed meanwhile is added again below.
+        added = F("quantity") + quantity
+        if lines.filter(part=part).update(quantity=added, price_when_added=part.price):
+            return cart
+    check_quantity(part=part, quantity=quantity)
+    if now["lines"] >= settings.CART_MAX_LINES:
+        raise ValidationError({"partId": counted(settings.CART_MAX_LINES, *CART_FULL)})
+    # No savepoint: the cart's lock above keeps another tab from adding the same line first.
+    CartLine.objects.create(cart=cart, part=part, quantity=quantity, price_when_added=part.price)
+    return cart
+
+
+@transaction.atomic
+def cart_set(*, cart: Cart | None, part_id: int, quantity: int) -> None:
+    """Set a line's quantity within the part's bounds (400 `quantity`); 0 removes the line.
+    404 when the part is not in the cart. The line keeps the price it remembers."""
+    if cart is not None:
+        _lock(cart)
+    lines = CartLine.objects.filter(cart=cart, part_id=part_id) if cart else CartLine.objects.none()
+    line = lines.select_related("part").first()
+    if line is None:
+        raise NotFound(NOT_IN_CART)
+    if quantity == 0:
+        line.delete()
+        return
+    check_quantity(part=line.part, quantity=quantity)
+    CartLine.objects.filter(pk=line.pk).update(quantity=quantity)
+
+
+@transaction.atomic
+def cart_remove(*, cart: Cart | None, part_id: int) -> None:
+    """The part's line leaves the cart (nothing happens when it is not there)."""
+    if cart is None:
+        return
+    _lock(cart)
+    CartLine.objects.filter(cart=cart, part_id=part_id).delete()
+
+
+@transaction.atomic
+def cart_merge(*, cart_id: int, user) -> None:
+    """At sign-in: the visitor's cart `cart_id` goes into the account's. A part in both gets
+    the sum of the two quantities, capped at the part's stock, but never less than either
+    cart had, and the price the visitor's line remembers (the shopper's latest look at it);
+    lines past CART_MAX_LINES stay out. The visitor's cart is then gone."""
+    visitor = Cart.objects.select_for_update().filter(pk=cart_id, user__isnull=True).first()
+    if visitor is None:
+        return
+    account, _ = Cart.objects.get_or_create(user=user)
+    _lock(account)
+    have = set(CartLine.objects.filter(cart=account).values_list("part_id", flat=True))
+    room = settings.CART_MAX_LINES - len(have)
+    for line in visitor.lines.select_related("part"):
+        if line.part_id in have:
+            added = F("quantity") + line.quantity
+            capped = Least(added, line.part.available_quantity)
+            merged = Greatest(F("quantity"), line.quantity, capped)
+            CartLine.objects.filter(cart=account, part_id=line.part_id).update(
+                quantity=merged, price_when_added=line.price_when_added
+            )
+        elif room > 0:
+            CartLine.objects.create(
+                cart=account,
+                part_id=line.part_id,
+                quantity=line.quantity,
+                price_when_added=line.price_when_added,
+            )
+            room -= 1
+    visitor.delete()
+
+
+def cart_prune_visitors(*, idle_for: timedelta) -> int:
+    """Visitors' carts unchanged for `idle_for` (a session's life: their sessions are gone)
+    are deleted; how many. Accounts' carts stay, however old."""
+    before = timezone.now() - idle_for
+    _, deleted = Cart.objects.filter(user__isnull=True, updated_at__lt=before).delete()
+    return deleted.get(Cart._meta.label, 0)
+
+
+def cart_checkout(
+    *,
+    user,
+    address: str,
+    phone: str,
+    client_address: str | None = None,
+    expected_total: Decimal | None = None,
+) -> Booking:
+    """One order of every line of the account's cart, placed from `client_address`, held as
+    any order is
+    (placing.booking_place_lines: its 400s and 409s, nothing held and the cart unchanged when
+    a line cannot be had, or when `expected_total`, the total the shopper was shown, is not
+    the total at the prices the order would be placed at: PricesChanged); then the cart is
+    empty. 400 when it is empty.
+
+    The cart's row stays locked until the order is committed: a second checkout of the same
+    cart (a double click, another device) waits, then finds it empty. The cart is emptied
+    before the order is placed, so that the parts' locks are not held for it; a refused order
+    rolls that back with the rest."""
+    with transaction.atomic():
+        cart = Cart.objects.select_for_update().filter(user=user).first()
+        lines = list(CartLine.objects.filter(cart=cart).values_list("part_id", "quantity"))
+        if cart is None or not lines:
+            raise Rejected(CART_EMPTY)
+        CartLine.objects.filter(cart=cart).delete()  # what was read under the lock: all of it
+        return booking_place_lines(
+            user=user,
+            lines=lines,
+            address=address,
+            phone=phone,
+            client_address=client_address,
+            expected_total=expected_total,
+        )
