@@ -1,6 +1,6 @@
 """Page weight, gzip-compressed, from the built front end (static/dist) and the rendered pages:
 no React on pages without an island, at most 80 KB of JavaScript on island pages (the cart and
-checkout too), at most 20 KB of CSS on any page, and react-toastify (code and styles) only once
+checkout too), each keeping 15 KB of that free, at most 20 KB of CSS on any page, and react-toastify (code and styles) only once
 a toast shows. (KB = 1,024 bytes.)"""
 
 import pytest
@@ -18,6 +18,8 @@ pytestmark = pytest.mark.django_db
 
 KB = 1024
 ISLAND_JS_MAX = 80 * KB
+# Every island page keeps this much of its budget free for what the next features add.
+ISLAND_JS_HEADROOM = 15 * KB
 CSS_MAX = 20 * KB
 
 # (who, path) of the pages that mount no React island.
@@ -102,12 +104,13 @@ def test_pages_without_an_island_load_no_react(page, who, path):
 @pytest.mark.parametrize(
     ("who", "path", "island"), ISLAND_PAGES, ids=[i for _, _, i in ISLAND_PAGES]
 )
-def test_island_pages_load_at_most_80_kb_of_javascript(page, who, path, island):
+def test_island_pages_keep_15_kb_of_their_80_kb_free(page, who, path, island):
     html = page(who, path, cards=island == "payment")
     assert f'data-island="{island}"' in html
     weight = weigh(html)
     assert weight.react_gzip > 0
-    assert weight.js_gzip <= ISLAND_JS_MAX, f"{weight.js_gzip / KB:.1f} KB: {weight.js_files}"
+    limit = ISLAND_JS_MAX - ISLAND_JS_HEADROOM
+    assert weight.js_gzip <= limit, f"{weight.js_gzip / KB:.1f} KB: {weight.js_files}"
     assert weight.css_gzip <= CSS_MAX
 
 

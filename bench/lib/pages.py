@@ -24,7 +24,8 @@ from bench.lib.weight import PageWeight, weigh
 
 MAX_QUERIES = 5
 KB = 1024
-ISLAND_JS_MAX, CSS_MAX = 80 * KB, 20 * KB
+# An island page's budget is 80 KB, of which it keeps 15 KB free.
+ISLAND_JS_MAX, CSS_MAX = (80 - 15) * KB, 20 * KB
 
 
 def _names(shop: Shop) -> dict:
@@ -117,7 +118,7 @@ def weight_section(base_url: str, shop: Shop) -> tuple[Section, Section]:
             Row(
                 f"JavaScript per page, gzip: island pages ({len(islands)})",
                 f"at most {kb(islands[heaviest].js_gzip)} (`{heaviest}`)",
-                "≤ 80 KB",
+                "≤ 65 KB (15 KB of 80 free)",
                 islands[heaviest].js_gzip <= ISLAND_JS_MAX,
             ),
         ],
