@@ -297,5 +297,6 @@ def test_allowed_findings_pass_and_an_entry_matching_nothing_fails():
     assert judge(findings, allowed, whole=False)[0] == [str(findings[1])]  # a partial run
 
 
+@pytest.mark.slow  # every file of the project parsed and checked: 3-4 s (`make lint` runs it too)
 def test_the_project_passes_with_its_allow_list(capsys):
     assert lint_rules.main([]) == 0, capsys.readouterr().out
