@@ -10,6 +10,11 @@
 - model-bypass: no model instance built without its constructor (`Model.__new__`) or filled
   through `__dict__.update`.
   (These two kinds of rules: scripts/lint_privates.py.)
+- test-name: an app's test file `<app>/tests/test_X.py` is named after the module it tests: X is
+  a module of that app (its stem, a package's name, or its path in the app joined by `_`:
+  `views`, `placing`, `services`, `services_placing`, `management_commands_seed_demo`,
+  `migrations`), optionally followed by `_<aspect>` (`test_services_placing_races.py`). The
+  top-level tests/ test the whole shop and are named by what they test across apps.
 
 Violations named in scripts/lint_rules_allowed.txt ("path: rule: name  # why") are reported
 as allowed; an entry that matches nothing fails the run, so the list only shrinks.
@@ -21,10 +26,10 @@ import ast
 import importlib
 import pkgutil
 import sys
-from collections.abc import Iterator
+from collections.abc import Collection, Iterable, Iterator
 from dataclasses import dataclass
 from functools import cache
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
 from scripts.lint_privates import PrivateUse, module_source, project_privates
 
@@ -129,6 +134,59 @@ def template_builtins(
                         yield Finding(path, key.lineno, "shadowed-builtin", name, message)
 
 
+# --- Test files named by the module they test -------------------------------------------------
+
+
+def module_names(paths: Iterable[str]) -> set[str]:
+    """What a test file may be named after, from the paths (relative to their app) of the app's
+    modules: each stem, each package's name, and each path joined by `_` from the app down
+    (`management/commands/seed_demo.py`: seed_demo, management, commands,
+    management_commands, management_commands_seed_demo). Tests are no module to name."""
+    names = set()
+    for path in paths:
+        *packages, file = PurePosixPath(path).parts
+        if not file.endswith(".py") or "tests" in packages:
+            continue
+        stem = file.removesuffix(".py")
+        inner = packages if stem == "__init__" else [*packages, stem]
+        names |= set(inner) | {"_".join(inner[:depth]) for depth in range(1, len(inner) + 1)}
+    return names
+
+
+@cache
+def modules_on_disk(app: str) -> frozenset[str]:
+    """The names of an app's modules as its folder holds them (none for a folder not there)."""
+    folder = ROOT / app
+    skipped = SKIPPED_DIRS - {"migrations"}  # `test_migrations_0011.py` tests a migration
+    paths = [
+        str(path.relative_to(folder))
+        for path in folder.rglob("*.py")
+        if not set(path.relative_to(folder).parts) & skipped
+    ]
+    return frozenset(module_names(paths))
+
+
+def misnamed_tests(paths: Collection[str]) -> Iterator[Finding]:
+    """Each app test file `<app>/tests/test_X.py` whose X is no module of its app and does not
+    start with one and `_`; the app's modules are those on disk and those among `paths`."""
+    for path in paths:
+        app, *inner = PurePosixPath(path).parts
+        if app == "tests" or inner[:1] != ["tests"] or not inner[-1].startswith("test_"):
+            continue
+        tested = inner[-1].removeprefix("test_").removesuffix(".py")
+        names = modules_on_disk(app) | module_names(
+            str(PurePosixPath(other).relative_to(app))
+            for other in paths
+            if PurePosixPath(other).is_relative_to(app)
+        )
+        if not any(tested == name or tested.startswith(f"{name}_") for name in names):
+            message = (
+                f"{inner[-1]} names no module of {app}: name it test_<module>.py or "
+                "test_<module>_<aspect>.py after the module whose code its tests exercise"
+            )
+            yield Finding(path, 1, "test-name", tested, message)
+
+
 # --- Running ---------------------------------------------------------------------------------
 
 
@@ -171,6 +229,7 @@ def check_sources(sources: dict[str, str]) -> list[Finding]:
         visitor = PrivateUse(path, module_name(Path(path)), tree, own, is_test=is_test(path))
         visitor.visit(tree)
         findings += [Finding(path, *finding) for finding in visitor.findings]
+    findings += misnamed_tests(list(sources))
     return sorted(findings)
 
 

@@ -1,8 +1,10 @@
-"""The fast loop: `make test-fast` leaves out the browser tests (`e2e`) and the slow ones (`slow`);
-`make test`, and so CI, runs every test. `make test-sqlite`, CI's second run, runs the fast ones
+"""The fast loop: `make test-fast` leaves out the browser tests (`e2e`) and the slow ones (`slow`),
+runs the others on two pytest-xdist workers and prints its wall time; `make test`, and so CI,
+runs every test. `make test-sqlite`, CI's second run, runs the fast ones
 and the `sqlite` browser journeys on SQLite, leaving out what is PostgreSQL's (`postgres`)."""
 
 import os
+import re
 import shlex
 import subprocess
 import sys
@@ -19,8 +21,9 @@ JOURNEYS = ["test_cart.py", "test_garage.py", "test_payment.py", "test_shopper.p
 
 
 def pytest_command(target: str) -> list[str]:
-    """The pytest command line the target runs (its last command)."""
-    return shlex.split(make_dry_run(target)[-1])
+    """The pytest command line the target runs (its one line that runs pytest, up to `||`)."""
+    [line] = [line for line in make_dry_run(target) if "bin/pytest " in line]
+    return shlex.split(line.split(" || ")[0])
 
 
 def test_make_test_runs_every_test():
@@ -28,9 +31,37 @@ def test_make_test_runs_every_test():
     assert "cd frontend && npm test" in make_dry_run("test")
 
 
-def test_make_test_fast_leaves_out_browser_and_slow_tests():
-    assert pytest_command("test-fast") == [".venv/bin/pytest", "-p", "tests.machine", "-m", FAST]
+def test_make_test_fast_leaves_out_browser_and_slow_tests_and_runs_two_workers():
+    assert pytest_command("test-fast") == [
+        ".venv/bin/pytest", "-p", "tests.machine", "-n", "2", "-m", FAST,
+    ]  # fmt: skip
     assert "cd frontend && npm test" in make_dry_run("test-fast")
+
+
+def make_test_fast(args: str) -> subprocess.CompletedProcess:
+    """`make test-fast ARGS=args` as a developer types it."""
+    env = {k: v for k, v in os.environ.items() if k not in {"MAKEFLAGS", "MFLAGS", "MAKELEVEL"}}
+    return subprocess.run(
+        ["make", "--no-print-directory", "test-fast", f"ARGS={args}"],
+        cwd=ROOT,
+        env=env,
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+
+
+@pytest.mark.slow  # make, vitest and pytest-xdist's workers in processes of their own
+def test_make_test_fast_prints_its_wall_time_last_whatever_the_outcome():
+    passed = make_test_fast("--collect-only -q core/tests/test_money.py")
+    failed = make_test_fast("core/tests/no_such_test_file.py")
+
+    assert passed.returncode == 0, passed.stdout + passed.stderr
+    assert "7 tests collected" in passed.stdout
+    assert re.fullmatch(r"make test-fast: \d+ s", passed.stdout.splitlines()[-1])
+    assert failed.returncode != 0
+    assert re.fullmatch(r"make test-fast: \d+ s", failed.stdout.splitlines()[-1])
 
 
 def test_make_test_sqlite_runs_the_fast_tests_and_the_journeys_on_sqlite():

@@ -19,7 +19,7 @@ from django.contrib.sessions.backends.cached_db import SessionStore
 from django.db import connection
 from django.test import Client, RequestFactory
 
-from accounts.tests.test_throttling import api_rate
+from accounts.tests.test_throttles import api_rate
 from core.middleware import API_UNAVAILABLE, PAGE_UNAVAILABLE, unavailable_response
 from scripts.servers import Gunicorn, fresh_database, manage, postgres_server, shop_env
 from tests.faults import ATTEMPTS, REDIS, TcpProxy, needs_redis, postgres_only

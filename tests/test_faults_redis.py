@@ -11,7 +11,7 @@ from django.test import Client
 from rest_framework.test import APIClient
 
 from accounts.tests.factories import TEST_PASSWORD, UserFactory
-from accounts.tests.test_throttling import TOO_MANY_LOGINS, api_rate, login_page, page_rate, token
+from accounts.tests.test_throttles import TOO_MANY_LOGINS, api_rate, login_page, page_rate, token
 from catalog.tests.factories import PartFactory
 from conftest import bearer_client
 from scripts.servers import free_port

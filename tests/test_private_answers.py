@@ -11,7 +11,7 @@ from django.test import Client
 from catalog.tests.factories import PartFactory
 from orders.tests.factories import BookingFactory
 from scripts.servers import Gunicorn
-from shop.tests.test_project import PRODUCTION_ENV, manage
+from shop.tests.test_settings_production import PRODUCTION_ENV, manage
 
 pytestmark = pytest.mark.django_db
 

@@ -9,7 +9,7 @@ from orders.models import Booking, PaymentEvent
 from orders.services import booking_confirm_payment, booking_start_payment
 from orders.tests.factories import BookingFactory
 from orders.tests.stripe_helpers import intent_id_of, pay
-from orders.tests.test_lines import place_lines
+from orders.tests.test_services_placing_lines import place_lines
 from tests.stripe_fake import free_port
 
 CHANGELIST = "/admin/orders/booking/"

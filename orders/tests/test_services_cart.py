@@ -14,7 +14,7 @@ from django.utils import timezone
 
 from accounts.models import User
 from accounts.tests.factories import TEST_PASSWORD, UserFactory
-from accounts.tests.test_pages_google import (  # noqa: F401  (google_on: a fixture)
+from accounts.tests.test_views_google import (  # noqa: F401  (google_on: a fixture)
     google_answers_the_token_request,
     google_claims,
     google_on,

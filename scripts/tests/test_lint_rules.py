@@ -177,7 +177,7 @@ def test_an_unknown_objects_private_name_counts_in_the_application_not_in_tests(
     source = "def content(response):\n    return response._content\n"
 
     assert found_in(source) == [("private-attribute", "_content")]
-    assert found_in(source, "app/tests/test_things.py") == []
+    assert found({"app/things.py": "", "app/tests/test_things.py": source}) == []
 
 
 # --- No model instance built behind its constructor -------------------------------------------
@@ -202,6 +202,79 @@ def test_a_constructor_of_ones_own_passes():
     assert found_in(source) == []
 
 
+# --- A test file is named by the module it tests ---------------------------------------------
+
+APP = {  # an app's modules, as check_sources is given them
+    "app/views.py": "",
+    "app/services/__init__.py": "",
+    "app/services/placing.py": "",
+    "app/management/commands/seed_demo.py": "",
+    "app/migrations/0011_booking_is_its_lines.py": "",
+}
+
+
+def named_tests_found(*names: str) -> list[tuple[str, str, str]]:
+    """The findings for test files of `app` with these names, beside the app's modules."""
+    return found({**APP, **{f"app/tests/{name}": "" for name in names}})
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "test_pages.py",  # a topic, not a module
+        "test_viewsets.py",  # a module's name must end where an aspect starts (`_`)
+        "test_placings.py",
+        "test_helpers.py",  # a helper of the tests (app/tests/helpers.py) is no module it tests
+    ],
+)
+def test_a_test_file_named_after_no_module_of_its_app_is_caught(name):
+    stem = name.removeprefix("test_").removesuffix(".py")
+    assert named_tests_found(name, "helpers.py") == [(f"app/tests/{name}", "test-name", stem)]
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "test_views.py",
+        "test_views_payment.py",  # a module and an aspect
+        "test_placing.py",  # a module's stem
+        "test_services.py",  # a package
+        "test_services_placing_races.py",  # the path in the app joined by `_`, an aspect
+        "test_seed_demo.py",
+        "test_management_commands_seed_demo.py",
+        "test_migrations_0011.py",
+        "test_migrations.py",
+    ],
+)
+def test_a_test_file_named_after_a_module_of_its_app_passes(name):
+    assert named_tests_found(name) == []
+
+
+def test_a_module_of_another_app_does_not_count():
+    sources = {"other/views.py": "", "app/models.py": "", "app/tests/test_views.py": ""}
+
+    assert found(sources) == [("app/tests/test_views.py", "test-name", "views")]
+
+
+def test_the_shops_own_tests_and_the_tests_helpers_are_not_judged():
+    """tests/ tests the whole shop across apps; an app's helpers and fixtures are no test files."""
+    sources = {"tests/test_journeys.py": "", "tests/e2e/test_cart.py": "", "app/views.py": ""}
+    sources |= {"app/tests/factories.py": "", "app/tests/conftest.py": ""}
+
+    assert found(sources) == []
+
+
+def test_an_apps_modules_are_read_from_its_folder_too():
+    """A run over some files only (`python -m scripts.lint_rules orders/tests`) still knows the
+    app's modules: those on disk, with the migrations, without the tests."""
+    assert found({"orders/tests/test_services_placing_races.py": ""}) == []
+    assert found({"orders/tests/test_migrations_0011.py": ""}) == []
+    assert found({"orders/tests/test_fair_holds.py": ""}) == [
+        ("orders/tests/test_fair_holds.py", "test-name", "fair_holds")
+    ]
+    assert found({"orders/tests/test_factories.py": ""})  # orders/tests/factories.py
+
+
 # --- The allow-list ---------------------------------------------------------------------------
 
 
@@ -224,5 +297,6 @@ def test_allowed_findings_pass_and_an_entry_matching_nothing_fails():
     assert judge(findings, allowed, whole=False)[0] == [str(findings[1])]  # a partial run
 
 
+@pytest.mark.slow  # every file of the project parsed and checked: 3-4 s (`make lint` runs it too)
 def test_the_project_passes_with_its_allow_list(capsys):
     assert lint_rules.main([]) == 0, capsys.readouterr().out

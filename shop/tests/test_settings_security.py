@@ -6,7 +6,7 @@ import json
 import pytest
 
 from orders.tests.factories import BookingFactory
-from shop.tests.test_project import PRODUCTION_ENV, manage
+from shop.tests.test_settings_production import PRODUCTION_ENV, manage
 
 pytestmark = pytest.mark.django_db
 

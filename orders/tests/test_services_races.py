@@ -21,6 +21,7 @@ from orders.tests.stripe_helpers import intent_id_of, pay, stripe_client
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),
+    pytest.mark.slow,  # threads racing on real row locks and the fake Stripe, 1-2 s each
 ]
 
 ROUNDS = 6

@@ -15,8 +15,8 @@ from orders import emails, selectors, services
 from orders.models import Booking
 from orders.serializers import BookingOutputSerializer, booking_json
 from orders.tests.factories import BookingFactory
-from orders.tests.test_lines import place_lines
-from orders.tests.test_manage_orders import csv_rows
+from orders.tests.test_selectors_manage_orders import csv_rows
+from orders.tests.test_services_placing_lines import place_lines
 
 pytestmark = pytest.mark.django_db
 

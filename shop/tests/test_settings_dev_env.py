@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from shop.tests.test_project import manage
+from shop.tests.test_settings_production import manage
 
 ROOT = Path(__file__).resolve().parents[2]
 

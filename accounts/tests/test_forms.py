@@ -1,23 +1,20 @@
-"""allauth wiring: e-mail sign-up with a name, the shop's messages, Google from the environment.
+"""allauth wiring: e-mail sign-up with a name and the shop's messages (accounts.forms,
+accounts.login_forms; Google from the environment: test_selectors.py).
 
-The pages themselves (/login, /signup: our templates) are tested in test_pages_auth.py; these
+The pages themselves (/login, /signup: our templates) are tested in test_views_auth.py; these
 tests pin what allauth does underneath them.
 """
 
 import pytest
 from allauth.account import app_settings as account_settings
 from allauth.account.forms import SignupForm as AllauthSignupForm
-from allauth.socialaccount.adapter import get_adapter as get_social_adapter
 from allauth.socialaccount.forms import SignupForm as SocialSignupForm
-from allauth.socialaccount.models import SocialAccount, SocialApp, SocialLogin
+from allauth.socialaccount.models import SocialAccount, SocialLogin
 from allauth.utils import get_form_class
-from django.contrib.sites.models import Site
-from django.test import override_settings
 
 from accounts.forms import SignupForm
 from accounts.login_forms import LoginForm
 from accounts.models import User
-from accounts.selectors import google_sign_in_configured
 from accounts.tests.factories import TEST_PASSWORD, UserFactory
 
 SIGNUP_URL = "/signup"
@@ -69,35 +66,6 @@ def test_login_by_email(client):
     response = client.post(LOGIN_URL, {"login": "Rider@Example.com", "password": TEST_PASSWORD})
     assert response.status_code == 302
     assert client.get("/api/user/me").status_code == 200
-
-
-@pytest.mark.django_db
-def test_google_is_off_without_credentials(rf):
-    with pytest.raises(SocialApp.DoesNotExist):
-        get_social_adapter().get_app(rf.get("/"), provider="google")
-    assert google_sign_in_configured(rf.get("/")) is False
-
-
-@pytest.mark.django_db
-def test_google_is_configured_from_the_environment(rf, settings):
-    google = {
-        "google": {
-            **settings.SOCIALACCOUNT_PROVIDERS["google"],
-            "APPS": [{"client_id": "cid.apps.googleusercontent.com", "secret": "s3", "key": ""}],
-        }
-    }
-    with override_settings(SOCIALACCOUNT_PROVIDERS=google):
-        app = get_social_adapter().get_app(rf.get("/"), provider="google")
-        assert google_sign_in_configured(rf.get("/")) is True
-    assert app.client_id == "cid.apps.googleusercontent.com"
-
-
-@pytest.mark.django_db
-def test_a_google_app_in_the_database_counts_too(rf):
-    app = SocialApp.objects.create(provider="google", name="Google", client_id="db", secret="s")
-    assert google_sign_in_configured(rf.get("/")) is False  # not linked to this site yet
-    app.sites.add(Site.objects.get_current())
-    assert google_sign_in_configured(rf.get("/")) is True
 
 
 def test_allauth_uses_our_forms():

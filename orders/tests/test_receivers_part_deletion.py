@@ -11,7 +11,7 @@ from core.tests.pages import toasts
 from orders import services
 from orders.tests.factories import BookingFactory
 from orders.tests.stripe_helpers import stripe_client
-from orders.tests.test_no_charge_for_nothing import start
+from orders.tests.test_payments_no_charge_for_nothing import start
 from tests.stripe_fake import free_port
 
 pytestmark = pytest.mark.django_db

@@ -1,5 +1,5 @@
 """Sign-in pages: /login, /signup, /logout, their messages, and the guards of other pages
-(Google sign-in: test_pages_google.py)."""
+(Google sign-in: test_views_google.py)."""
 
 import re
 

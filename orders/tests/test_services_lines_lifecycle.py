@@ -12,8 +12,8 @@ from orders import emails, services
 from orders.models import Booking, HoldDeadline, PaymentEvent
 from orders.tests.stripe_helpers import pay
 from orders.tests.test_holds import lapse
-from orders.tests.test_lines import place_lines
-from orders.tests.test_no_charge_for_nothing import refunded_cents, start, succeeded
+from orders.tests.test_payments_no_charge_for_nothing import refunded_cents, start, succeeded
+from orders.tests.test_services_placing_lines import place_lines
 
 pytestmark = pytest.mark.django_db
 
