@@ -15,14 +15,15 @@ path) and served again only when:
   server, and the next request.
 """
 
+import functools
 from functools import wraps
 
 from django.conf import settings
 from django.contrib.auth import HASH_SESSION_KEY, SESSION_KEY, get_user_model
 from django.core.cache import cache
-from django.db import DatabaseError
-from django.db.models import Exists
-from django.utils import timezone
+from django.db import DatabaseError, connection
+from django.db.models import Exists, IntegerField
+from django.db.models.functions import Now
 from django.utils.crypto import salted_hmac
 
 from .. import versions
@@ -64,14 +65,36 @@ def _digest(values) -> str:
 def _standing_now(user_id, key: str) -> str | None:
     """The digest of the person's row as the database has it now, while the session `key`
     lives there; None when it does not (or the database cannot say)."""
-    sessions = SESSION_STORE.get_model_class()._meta.default_manager
-    live = sessions.filter(session_key=key, expire_date__gt=timezone.now())
-    people = get_user_model()._meta.default_manager
+    statement = _live_row()
+    if statement is None:
+        return None
+    sql, params, at_key, at_person = statement
+    params = list(params)
     try:
-        row = people.filter(Exists(live), pk=user_id).values_list(*_fields()).first()
-    except (DatabaseError, ValueError):
+        params[at_key], params[at_person] = key, int(user_id)
+        with connection.cursor() as cursor:
+            cursor.execute(sql, params)
+            row = cursor.fetchone()
+    except (DatabaseError, TypeError, ValueError):
         return None
     return None if row is None else _digest(row)
+
+
+@functools.cache
+def _live_row() -> tuple[str, tuple, int, int] | None:
+    """The person's row while the session lives in the database, in one indexed statement:
+    its SQL compiled once per process from the ORM (compiling costs four times running it),
+    and where the session key and the person's id go among its parameters. None for a user
+    model whose primary key is not an integer: its pages are then never served kept."""
+    key, person = "\0session key\0", -424_242_424  # stand-ins, found again among the params
+    user = get_user_model()
+    if not isinstance(user._meta.pk, IntegerField):
+        return None
+    sessions = SESSION_STORE.get_model_class()._meta.default_manager
+    live = sessions.filter(session_key=key, expire_date__gt=Now())
+    people = user._meta.default_manager.filter(Exists(live), pk=person).order_by()
+    sql, params = people.values_list(*_fields())[:1].query.sql_with_params()
+    return sql, tuple(params), params.index(key), params.index(person)
 
 
 def keep_page_for(request, seconds: float) -> None:
@@ -123,21 +146,21 @@ def sessions_page(request, key: str):
 
 def keep_for_session(request, note: Note, response) -> None:
     lifetime = getattr(request, KEPT_FOR, versions.TIMEOUT)
-    session, user = request.session, getattr(request, "user", None)
+    session = request.session
     if (
         lifetime <= 0
         or session.session_key != note.session_key
         or SESSION_KEY not in session
-        or user is None
-        or str(user.pk) != str(session[SESSION_KEY])
         or not _sets_no_new_cookie(request, response)
     ):
+        return
+    standing = _standing_now(session[SESSION_KEY], note.session_key)
+    if standing is None:
         return
     page = {
         "version": note.version,
         "person": (session.get(SESSION_KEY), session.get(HASH_SESSION_KEY)),
-        # The row as this request's authentication read it.
-        "standing": _digest(getattr(user, field) for field in _fields()),
+        "standing": standing,  # read as it will be read to serve the page
         "content": response.content,
         "headers": kept_headers(response),
     }
