@@ -10,6 +10,7 @@ from rest_framework_simplejwt.tokens import RefreshToken
 
 from accounts.tests.factories import AdminFactory, UserFactory
 from core import background
+from core.caching import versions
 from tests import stripe_fake
 from tests.smtp_fake import SMTPServer
 from tests.stripe_fake import FakeStripe
@@ -118,10 +119,12 @@ def background_work_finishes():
 @pytest.fixture(autouse=True)
 def clear_cache():
     """Rate-limit counters, kept pages and fragments must not leak from one test to the next:
-    every cache is emptied, the shared one and this process's ("local", "pages")."""
+    every cache is emptied, the shared one and this process's ("local", "pages"), and the
+    versions this process believes are forgotten."""
     yield
     for alias in settings.CACHES:
         caches[alias].clear()
+    versions.forget()
 
 
 @pytest.fixture

@@ -2,7 +2,7 @@
 
 An account's garage is kept in the database (GarageBike rows); a visitor's in their session:
 the saved vehicles' ids under GARAGE in the order they were saved, the active one's under BIKE,
-the session key the visitors' page cache keys their pages by (core.caching.pages). At every
+which visitors' pages are kept per (catalog.apps registers it with the page cache). At every
 sign-in the visitor's garage joins the account's (garage_merge, on user_logged_in:
 catalog.receivers).
 
@@ -20,12 +20,13 @@ from django.db import transaction
 from django.db.models import Exists, OuterRef, Q
 
 from core.caching import versions
-from core.caching.pages import ACCOUNTS, BIKE
+from core.caching.pages import ACCOUNTS
 
 from .models import Fitment, GarageBike, Part, Vehicle
 from .selectors import vehicle_get
 
 GARAGE = "garage"  # a visitor's session: the saved vehicles' ids, oldest first
+BIKE = "bike"  # a visitor's session: the active vehicle's id
 # The active bike as pages show it, [id, make, model, year] or None, so that a page spends no
 # query on it (a page has at most 5): kept in the session with every change of its garage; for
 # an account also in the shared cache (every device sees it at once), the session's copy read

@@ -14,7 +14,7 @@ from django.template.loader import render_to_string
 from django.urls import get_resolver
 from django.utils.cache import get_max_age, patch_cache_control
 
-from .caching.pages import MESSAGES_COOKIE
+from .caching.pages.keys import MESSAGES_COOKIE
 
 logger = logging.getLogger(__name__)
 

@@ -15,6 +15,10 @@
   `views`, `placing`, `services`, `services_placing`, `management_commands_seed_demo`,
   `migrations`), optionally followed by `_<aspect>` (`test_services_placing_races.py`). The
   top-level tests/ test the whole shop and are named by what they test across apps.
+- shop-word: the kernel (`core/`, but its tests) speaks no shop word (SHOP_WORDS: bike, cart,
+  order, part, booking, …) in the names it defines (variables, functions, classes, arguments,
+  attributes it sets) or in its string literals (docstrings aside): what varies with the shop
+  is a hook an app fills in (core.caching.pages.variants, person_fields_not_shown).
 
 Violations named in scripts/lint_rules_allowed.txt ("path: rule: name  # why") are reported
 as allowed; an entry that matches nothing fails the run, so the list only shrinks.
@@ -25,6 +29,7 @@ as allowed; an entry that matches nothing fails the run, so the list only shrink
 import ast
 import importlib
 import pkgutil
+import re
 import sys
 from collections.abc import Collection, Iterable, Iterator
 from dataclasses import dataclass
@@ -187,6 +192,59 @@ def misnamed_tests(paths: Collection[str]) -> Iterator[Finding]:
             yield Finding(path, 1, "test-name", tested, message)
 
 
+# --- The kernel speaks no shop word ----------------------------------------------------------
+
+KERNEL = "core"
+SHOP_WORDS = frozenset(
+    {
+        *("bike", "bikes", "cart", "carts", "order", "orders", "part", "parts", "booking"),
+        *("bookings", "garage", "vehicle", "vehicles", "stock", "price", "prices", "review"),
+        *("reviews", "catalog", "fitment", "shopper", "shoppers", "checkout"),
+    }
+)
+
+
+def words(text: str) -> list[str]:
+    """The words of a name or a text, lower case: `activeBike_id` -> active, bike, id."""
+    spaced = re.sub(r"([a-z0-9])([A-Z])", r"\1 \2", text)
+    return re.findall(r"[a-z]+", spaced.lower())
+
+
+def defined_names(tree: ast.Module) -> Iterator[tuple[str, int]]:
+    """(text, line) of each name the module defines and each string literal but docstrings;
+    names it only uses (another library's `order_by`) are not its words."""
+    docstrings = {
+        id(node.body[0].value)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef)
+        and node.body
+        and isinstance(node.body[0], ast.Expr)
+        and isinstance(node.body[0].value, ast.Constant)
+    }
+    for node in ast.walk(tree):
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            yield node.name, node.lineno
+        elif isinstance(node, ast.arg):
+            yield node.arg, node.lineno
+        elif isinstance(node, ast.Name | ast.Attribute) and isinstance(node.ctx, ast.Store):
+            yield (node.id if isinstance(node, ast.Name) else node.attr), node.lineno
+        elif isinstance(node, ast.keyword) and node.arg:
+            yield node.arg, node.value.lineno
+        elif (
+            isinstance(node, ast.Constant)
+            and isinstance(node.value, str)
+            and id(node) not in docstrings
+        ):
+            yield node.value, node.lineno
+
+
+def shop_words(path: str, tree: ast.Module) -> Iterator[Finding]:
+    for text, line in defined_names(tree):
+        for word in sorted(set(words(text)) & SHOP_WORDS):
+            message = f"the kernel speaks no shop word: `{word}` in {text!r} (a hook instead)"
+            yield Finding(path, line, "shop-word", word, message)
+
+
 # --- Running ---------------------------------------------------------------------------------
 
 
@@ -226,6 +284,8 @@ def check_sources(sources: dict[str, str]) -> list[Finding]:
             findings += shadowed_builtins(path, tree)
         if Path(path).parent == SETTINGS.relative_to(ROOT):
             findings += template_builtins(path, tree, modules)
+        if Path(path).parts[0] == KERNEL and not is_test(path):
+            findings += shop_words(path, tree)
         visitor = PrivateUse(path, module_name(Path(path)), tree, own, is_test=is_test(path))
         visitor.visit(tree)
         findings += [Finding(path, *finding) for finding in visitor.findings]

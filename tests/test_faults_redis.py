@@ -154,7 +154,7 @@ def test_the_cache_with_redis_down_is_an_empty_cache(redis_down):
     assert cache.get("key") is None
     assert cache.add("key", "value") is True  # a lock anyone may take, not one nobody can
     assert cache.get_many(["a", "b"]) == {}
-    cache.set_many({"a": 1})
+    assert cache.set_many({"a": 1, "throttle_x": [1.0]}) == ["a"]  # not written (Django's answer)
     assert cache.get("a") is None
     assert cache.has_key("key") is False
     assert cache.get_or_set("key", "computed") == "computed"
@@ -194,18 +194,21 @@ def test_sessions_go_through_the_real_redis(settings, client):
 
 
 @needs_redis
-def test_cache_comes_back_with_redis_and_pauses_after_a_failure(settings):
+def test_cache_comes_back_with_redis_and_pauses_after_a_failure(settings, caplog):
     proxy = TcpProxy(*REDIS).start()
     try:
         tolerant_cache(settings, f"redis://127.0.0.1:{proxy.port}/15", retry_after=0)
         cache.set("key", "value")
+        assert cache.set_many({"other": 1}) == []  # written
         assert cache.get("key") == "value"
 
         proxy.stop()
         assert cache.get("key") is None
+        assert "Cache unavailable (get:" in caplog.text
         cache.set("key", "lost")
         proxy.start()
         assert cache.get("key") == "value"  # Redis kept it; the write while down was dropped
+        assert "Cache reachable again." in caplog.text
 
         # With a pause after a failure, Redis is not even tried until the pause is over.
         tolerant_cache(settings, f"redis://127.0.0.1:{proxy.port}/15", retry_after=600)

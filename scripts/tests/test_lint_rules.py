@@ -275,6 +275,41 @@ def test_an_apps_modules_are_read_from_its_folder_too():
     assert found({"orders/tests/test_factories.py": ""})  # orders/tests/factories.py
 
 
+# --- The kernel speaks no shop word -------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("line", "word"),
+    [
+        ('BIKE = "b"', "bike"),
+        ('COOKIE = "bike"', "bike"),
+        ("def cart_count(request): ...", "cart"),
+        ("def total(orders): ...", "orders"),
+        ("class PartCache: ...", "part"),
+        ("self.activeBooking = None", "booking"),
+        ('key = f"stock:{pk}"', "stock"),
+    ],
+)
+def test_a_shop_word_in_the_kernel_is_caught(line, word):
+    assert found_in(line, "core/caching/things.py") == [("shop-word", word)]
+
+
+def test_the_kernel_may_use_other_libraries_names_and_explain_in_docstrings():
+    source = """
+        '''Kept pages: an app names what they show, say "part:12".'''
+
+        def sorted_rows(rows, field):
+            '''Rows in order of `field` (a part of the page).'''
+            return rows.order_by(field)
+    """
+    assert found_in(source, "core/paging.py") == []
+
+
+def test_shop_words_outside_the_kernel_and_in_its_tests_pass():
+    assert found_in('BIKE = "bike"', "catalog/garage.py") == []
+    assert found_in('BIKE = "bike"', "core/caching/tests/test_pages.py") == []
+
+
 # --- The allow-list ---------------------------------------------------------------------------
 
 

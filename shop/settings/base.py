@@ -7,6 +7,7 @@ the SQLite database); a variable set in the real environment always wins over it
 has no `.env`. ENV_FILE names another file, or none when empty (the tests set it so).
 """
 
+import hashlib
 import os
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -84,8 +85,8 @@ MIDDLEWARE = [
     # own answers below included.
     "core.middleware.PrivateAnswerMiddleware",
     # Pages kept whole, visitors' and a session's own, answered before everything below
-    # (core/caching/pages.py).
-    "core.caching.pages.PageCacheMiddleware",
+    # (core/caching/pages/).
+    "core.caching.pages.middleware.PageCacheMiddleware",
     "core.csp.ShopCSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     # Before sessions and auth (they query the database); after the headers middleware.
@@ -152,6 +153,26 @@ DATABASES = {"default": database}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 REDIS_URL = env.str("REDIS_URL", default="")
+# Seconds a page or an API answer kept for visitors may be behind a committed write, whatever
+# fails (API.md, "Private answers": 30): core/caching/versions.py derives how long a version
+# lives and is believed from it. Lower only (the tests run servers at a few seconds).
+CACHE_MAX_STALENESS = env.int("CACHE_MAX_STALENESS", default=30)
+if not 2 <= CACHE_MAX_STALENESS <= 30:
+    raise ImproperlyConfigured(
+        f"CACHE_MAX_STALENESS must be 2 to 30 (seconds), not {CACHE_MAX_STALENESS}."
+    )
+
+
+def default_cache_key_prefix(database: dict) -> str:
+    """A prefix of this deployment's own when none is configured: a digest of where its
+    database is (server, port, name; never a password), so two shops on one Redis, or a copy
+    of the shop on another database, never read each other's keys."""
+    where = f"{database['HOST']}:{database['PORT']}/{database['NAME']}"
+    return "shop-" + hashlib.blake2b(where.encode(), digest_size=5).hexdigest()
+
+
+# Every key of this deployment starts with it (Django's KEY_PREFIX): "<prefix>:1:<key>".
+CACHE_KEY_PREFIX = env.str("CACHE_KEY_PREFIX", default="") or default_cache_key_prefix(database)
 # This process's copies of values kept under versions (core/caching/versions.py), never stale
 # (their keys name the versions): "local" for small ones and template fragments (`{% cache …
 # using="local" %}`), "pages" for visitors' whole pages (fewer: they weigh 20 to 60 KB).
@@ -170,13 +191,12 @@ if REDIS_URL:
         "default": {
             "BACKEND": "core.caching.redis.RedisCache",
             "LOCATION": REDIS_URL,
+            "KEY_PREFIX": CACHE_KEY_PREFIX,
             "OPTIONS": {
                 "IGNORE_EXCEPTIONS": True,
                 "SOCKET_CONNECT_TIMEOUT": 0.5,  # loopback or a LAN: Redis answers in a ms or two
                 "SOCKET_TIMEOUT": 0.5,
                 "RETRY_AFTER": 5,  # seconds without trying Redis after a connection failure
-                # core.caching.versions' keys: kept in each process, Redis tells of changes.
-                "TRACK_PREFIX": "version:",
             },
         },
         **LOCAL_CACHES,

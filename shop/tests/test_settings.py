@@ -5,6 +5,8 @@ import ast
 import re
 from pathlib import Path
 
+import environ
+
 ROOT = Path(__file__).resolve().parents[2]
 SETTINGS = sorted((ROOT / "shop" / "settings").glob("*.py"))
 GUNICORN = ROOT / "deploy" / "gunicorn.conf.py"
@@ -63,3 +65,21 @@ def test_every_variable_the_settings_read_is_documented():
 
 def test_every_documented_variable_is_read_by_the_settings_or_a_deployment_file():
     assert documented() - read_by_settings() - read_by_deployment() == set()
+
+
+def test_each_deployment_has_a_cache_key_prefix_of_its_own(settings):
+    """CACHE_KEY_PREFIX, by default a digest of where the database is: another database (a
+    staging copy, another shop) on the same Redis never reads this one's keys, and the
+    prefix never shows the database's password."""
+    from shop.settings.base import default_cache_key_prefix
+
+    def prefix(url: str) -> str:
+        return default_cache_key_prefix(environ.Env.db_url_config(url))
+
+    shop = prefix("postgres://shop:secret@db.example:5432/shop")
+    assert shop == prefix("postgres://shop:another-secret@db.example:5432/shop")
+    assert shop != prefix("postgres://shop:secret@db.example:5432/shop_staging")
+    assert shop != prefix("postgres://shop:secret@db2.example:5432/shop")
+    assert "secret" not in shop and shop.startswith("shop-")
+    if "KEY_PREFIX" in settings.CACHES["default"]:  # Redis (a cache of this process needs none)
+        assert settings.CACHES["default"]["KEY_PREFIX"] == settings.CACHE_KEY_PREFIX
