@@ -34,9 +34,9 @@ from typing import TypeVar
 
 from django.conf import settings
 from django.core.cache import cache, caches
+from django.core.cache.backends.dummy import DummyCache
+from django.core.cache.backends.locmem import LocMemCache
 from django.db import transaction
-
-from .redis import RedisCache
 
 T = TypeVar("T")
 logger = logging.getLogger(__name__)
@@ -158,9 +158,9 @@ def forget() -> None:
 
 
 def _shared() -> bool:
-    """Whether versions are worth believing here: the shared cache is Redis, a round trip
-    away, written by other processes too (a cache in this process is read as fast)."""
-    return isinstance(caches["default"], RedisCache)
+    """Whether versions are worth believing here: the shared cache is a round trip away,
+    written by other processes too (Redis); one in this process is read as fast."""
+    return not isinstance(caches["default"], LocMemCache | DummyCache)
 
 
 def _key(name: str) -> str:
