@@ -22,12 +22,20 @@ ARTIFACTS = Path(settings.BASE_DIR) / "test-artifacts"
 HERE = Path(__file__).parent
 
 
-@pytest.hookimpl(tryfirst=True)  # before `-m` deselects
+@pytest.hookimpl(wrapper=True)  # around every other implementation of the hook
 def pytest_collection_modifyitems(items):
-    """Every test in this folder is a browser test: marked `e2e` (`make test-fast` leaves them out)."""
+    """Every test in this folder is a browser test: marked `e2e` before `-m` deselects (`make
+    test-fast` leaves them out), and run last, after pytest-django has ordered the tests by
+    their database use. Playwright's sync API keeps its event loop running in this thread from
+    the first browser test to the end of the session, and Django refuses `async_to_sync` in a
+    thread with a running loop (django-health-check's /health/ uses it): a test of the server
+    after a browser test would fail for the wrong reason."""
     for item in items:
         if HERE in item.path.parents:
             item.add_marker(pytest.mark.e2e)
+    result = yield
+    items.sort(key=lambda item: HERE in item.path.parents)
+    return result
 
 
 @pytest.fixture(scope="session")
