@@ -1,10 +1,16 @@
 """Reads of the catalog."""
 
+import functools
+from collections.abc import Collection
+
 from django.core.paginator import Paginator
+from django.db import transaction
 from django.db.models import Count, F, Q, QuerySet
 from django.db.models.expressions import RawSQL
+from django.db.transaction import TransactionManagementError
 
 from core.caching import versions
+from core.caching.statements import Statement, stand_in_numbers
 from core.paging import ListPage, page_number
 from core.paging import page_of as _page_of
 
@@ -163,11 +169,35 @@ def stock_movements(*, part_id, limit: int = STOCK_HISTORY_LIMIT) -> QuerySet[St
 def part_to_order(*, part_id: int | None = None, name: str = "") -> Part | None:
     """The part an order names: the one with `part_id` when given, else the only part called
     exactly `name`; None when there is no such part (or several have that name)."""
-    parts = Part.objects.defer("search_vector")
     if part_id is not None:
-        return parts.filter(pk=part_id).first()
+        found = parts_without_search([part_id])
+        return found[0] if found else None
+    parts = Part.objects.defer("search_vector")
     matches = list(parts.filter(name=name)[:2]) if name else []
     return matches[0] if len(matches) == 1 else None
+
+
+def parts_without_search(part_ids: Collection[int], *, locked: bool = False) -> list[Part]:
+    """The parts with these ids still there, in id order, but their search vectors (no order
+    shows them); with `locked`, their rows locked (FOR UPDATE) until the caller's transaction
+    ends. What every order reads: one statement, compiled once per process and number of ids
+    (core.caching.statements)."""
+    if locked and not transaction.get_connection().in_atomic_block:
+        raise TransactionManagementError("Rows are locked inside a transaction only.")
+    statement = _parts_by_id(len(part_ids), locked=locked)
+    return statement.objects(Part, part_ids=list(part_ids))
+
+
+@functools.lru_cache(maxsize=128)
+def _parts_by_id(count: int, *, locked: bool) -> Statement:
+    fields = [field for field in Part._meta.concrete_fields if field.name != "search_vector"]
+
+    def parts(part_ids):
+        rows = Part.objects.filter(pk__in=part_ids).order_by("pk")
+        rows = rows.select_for_update() if locked else rows
+        return rows.values_list(*[field.attname for field in fields])
+
+    return Statement.of(parts, returns=fields, part_ids=stand_in_numbers(count))
 
 
 # The ids of the parts that fit a vehicle: its fitment rows' (catalog_fitment_vehicle) and the

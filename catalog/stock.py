@@ -20,7 +20,7 @@ from core.errors import Conflict, Rejected
 from core.wording import counted
 
 from .models import Part, StockMovement
-from .selectors import PARTS, part_version
+from .selectors import PARTS, part_version, parts_without_search
 
 Reason = StockMovement.Reason
 
@@ -90,9 +90,8 @@ def stock_lock_parts(*, part_ids: Collection[int]) -> dict[int, Part]:
     """The rows of those parts still there, by id, locked in id order (two orders of some of
     the same parts wait for each other, never deadlock) until the caller's transaction ends,
     in one statement. Not atomic on purpose: outside a transaction the locks would end at
-    once, and Django refuses that."""
-    rows = Part.objects.select_for_update().defer("search_vector").filter(pk__in=part_ids)
-    return {part.pk: part for part in rows.order_by("pk")}
+    once (TransactionManagementError)."""
+    return {part.pk: part for part in parts_without_search(part_ids, locked=True)}
 
 
 def stock_shortfall(*, part: Part, quantity: int) -> str | None:

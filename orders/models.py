@@ -168,6 +168,9 @@ class Booking(models.Model):
     )
 
     objects = BookingQuerySet.as_manager()
+    # The lines this object was placed with (orders.services.placing), so the answer that
+    # follows need not read them back; None on an order read from the database.
+    placed_lines: list["BookingLine"] | None = None
     # Every save (placed, paid, approved, released, refunded, an address corrected in Django
     # admin) keeps a copy of the order with who made it and when: Django admin's History.
     # The client's address is set once, when the order is placed: no history of it is kept.

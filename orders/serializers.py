@@ -99,9 +99,11 @@ def line_json(line: BookingLine) -> dict:
 
 def booking_json(booking: Booking) -> dict:
     """BookingOutputSerializer(booking).data, as a plain dict; its lines are read once (none
-    when they were prefetched)."""
+    when they were prefetched, or the order was just placed)."""
     status, state = booking.status, booking.state
-    lines = list(booking.lines.all())
+    lines = booking.placed_lines
+    if lines is None:
+        lines = list(booking.lines.all())
     summary = LinesSummary.of(lines)
     return {
         "_id": booking.pk,

@@ -2,6 +2,7 @@
 
 import pytest
 from django.db import transaction
+from django.db.transaction import TransactionManagementError
 
 from catalog import selectors, stock
 from catalog.models import Part, StockMovement
@@ -167,3 +168,13 @@ class TestStockApi:
         assert response.status_code == status
         part.refresh_from_db()
         assert part.available_quantity == 2
+
+
+@pytest.mark.django_db(transaction=True)
+def test_parts_are_locked_inside_a_transaction_only():
+    """Outside one, the locks would end with the statement: refused, as Django refuses it."""
+    pads = PartFactory(available_quantity=10)
+    with pytest.raises(TransactionManagementError):
+        stock.stock_lock_parts(part_ids=[pads.pk])
+    with transaction.atomic():
+        assert stock.stock_lock_parts(part_ids=[pads.pk])[pads.pk].available_quantity == 10

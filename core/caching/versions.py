@@ -54,6 +54,7 @@ _MISSING = object()
 _believed: dict[str, tuple[int, float]] = {}  # name -> (version, until: monotonic seconds)
 _unwritten: set[str] = set()  # names whose last bump did not reach the shared cache
 _bumping = threading.Lock()
+_thread = threading.local()  # `pending`: names this thread bumps once its transaction commits
 
 
 def read(names: Iterable[str], keys: Iterable[str] = ()) -> tuple[dict[str, int] | None, dict]:
@@ -147,7 +148,24 @@ def bump(*names: str) -> None:
     there is no transaction (the write is already committed)."""
     _bump(names)
     if transaction.get_connection().in_atomic_block:
-        transaction.on_commit(lambda: _bump(names))
+        _bump_after_commit(names)
+
+
+def _bump_after_commit(names: Iterable[str]) -> None:
+    """Bump `names` again once the transaction commits, with every other name its writes
+    bumped, in one round trip: the first of its commit callbacks takes them all. Names left by
+    a transaction that rolled back go with the next one's (a bump too many is harmless)."""
+    pending = getattr(_thread, "pending", None)
+    if pending is None:
+        pending = _thread.pending = []
+    pending.extend(names)
+    transaction.on_commit(_bump_pending)
+
+
+def _bump_pending() -> None:
+    names, _thread.pending = getattr(_thread, "pending", []), []
+    if names:
+        _bump(names)
 
 
 def forget() -> None:

@@ -11,6 +11,7 @@ from core.background import run_after_commit
 
 from .. import payments, tasks
 from ..models import Booking, BookingLine
+from ..selectors import lapsed_holds_of_parts_exist
 from .common import booking_locked, orders_changed, release_lines
 from .holds import hold_deadlines_prune
 from .paying import settle_locked
@@ -34,9 +35,9 @@ def booking_release_lapsed_holds(*, part_ids: Collection[int] | None = None) -> 
     """
     due = Booking.objects.all()
     if part_ids is not None:
-        due = due.lapsed_of_parts(part_ids)
-        if not due.exists():
+        if not lapsed_holds_of_parts_exist(part_ids=part_ids):
             return 0  # what an order usually finds: one plain read instead of a transaction
+        due = due.lapsed_of_parts(part_ids)
     released = 0
     while batch := _release_lapsed(due):
         released += batch

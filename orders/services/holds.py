@@ -10,6 +10,7 @@ unpaid lapses when that earlier hold would have, so deleting an order and placin
 never renews a hold. A paid order holds nothing: it has bought its stock.
 """
 
+import functools
 import math
 from collections.abc import Collection
 from dataclasses import dataclass
@@ -21,6 +22,12 @@ from django.db.models import Count, Min, Q, Sum
 from django.utils import timezone
 
 from catalog.models import Part
+from core.caching.statements import (
+    STAND_IN_ADDRESS,
+    STAND_IN_TIME,
+    Statement,
+    stand_in_numbers,
+)
 from core.wording import counted
 
 from ..models import Booking, HoldDeadline
@@ -54,26 +61,55 @@ def account_holds(
     now: datetime | None = None,
 ) -> AccountHolds:
     """The holds of `part_ids` by the account, or placed from `client_address`, in one query
-    (one row of sums) over the lines of the unpaid orders that still hold their stock.
+    (one row of sums) over the lines of the unpaid orders that still hold their stock,
+    compiled once per process and count of parts (core.caching.statements).
 
     The query starts from the account's orders and the address's live holds (their indexes),
     then their lines: its cost is those holds, not how often a part was ever ordered, whatever
     the planner's statistics say.
     """
-    own = Q(user=user)
-    holders = own | Q(client_address=client_address) if client_address else own
-    holding = Booking.objects.filter(holders).unpaid_holding(now)
-    sums = {"orders": Count("pk", distinct=True, filter=own)}
-    for pk in part_ids:
-        on_part = Q(lines__part_id=pk)
-        sums[f"units_{pk}"] = Sum("lines__quantity", filter=on_part)
-        sums[f"until_{pk}"] = Min("expires_at", filter=on_part & own)
-    row = holding.aggregate(**sums)
+    part_ids = list(part_ids)
+    values = {"user": user.pk, "part_ids": part_ids, "now": now or timezone.now()}
+    if client_address:
+        values["address"] = client_address
+    rows = _holds_statement(len(part_ids), by_address=bool(client_address)).run(**values)
+    orders, *sums = rows[0] if rows else (0, *[None] * (2 * len(part_ids)))
+    units, until = sums[0::2], sums[1::2]
     return AccountHolds(
-        orders=row["orders"],
-        units={pk: row[f"units_{pk}"] for pk in part_ids if row[f"units_{pk}"]},
-        until={pk: row[f"until_{pk}"] for pk in part_ids if row[f"until_{pk}"]},
+        orders=orders,
+        units={pk: held for pk, held in zip(part_ids, units, strict=True) if held},
+        until={pk: when for pk, when in zip(part_ids, until, strict=True) if when},
     )
+
+
+@functools.lru_cache(maxsize=128)
+def _holds_statement(count: int, *, by_address: bool) -> Statement:
+    (user,), part_ids = stand_in_numbers(1), stand_in_numbers(count, start=1)
+    stand_ins = {"user": user, "part_ids": part_ids, "now": STAND_IN_TIME}
+    if by_address:
+        stand_ins["address"] = STAND_IN_ADDRESS
+    address, deadline = (Booking._meta.get_field(name) for name in ("client_address", "expires_at"))
+    return Statement.of(
+        _holds_row,
+        fields={"address": address},
+        returns=(None, *[None, deadline] * count),  # orders, then units and until per part
+        **stand_ins,
+    )
+
+
+def _holds_row(*, user, part_ids, now, address=None):
+    """account_holds' query: the number of orders, then the units held and the account's
+    earliest deadline of each part in turn."""
+    own = Q(user=user)
+    holders = own | Q(client_address=address) if address else own
+    sums = {"orders": Count("pk", distinct=True, filter=own)}
+    for n, pk in enumerate(part_ids):
+        on_part = Q(lines__part_id=pk)
+        sums[f"units_{n}"] = Sum("lines__quantity", filter=on_part)
+        sums[f"until_{n}"] = Min("expires_at", filter=on_part & own)
+    holding = Booking.objects.filter(holders).unpaid_holding(now).order_by()
+    # Grouped by a column they all share (unpaid): one row, none when nothing is held.
+    return holding.values("paid").annotate(**sums).values_list(*sums)
 
 
 def held_share() -> Decimal:
@@ -120,10 +156,26 @@ def hold_deadline(
     # `holds` was read first, then the deadlines kept from deleted orders: an order deleted
     # (and its deadline kept, in the same transaction) between the two reads is seen by one.
     live = [holds.until[pk] for pk in part_ids if pk in holds.until and holds.until[pk] > now]
-    kept = HoldDeadline.objects.filter(user=user, part__in=part_ids, expires_at__gt=now)
-    kept_until = kept.aggregate(until=Min("expires_at"))["until"]
+    part_ids = list(part_ids)
+    rows = _kept_statement(len(part_ids)).run(user=user.pk, part_ids=part_ids, now=now)
+    kept_until = rows[0][0] if rows else None
     earlier = [*live, *([kept_until] if kept_until else [])]
     return min(earlier) if earlier else now + timedelta(seconds=hold_seconds())
+
+
+@functools.lru_cache(maxsize=64)
+def _kept_statement(count: int) -> Statement:
+    """The earliest deadline kept for the account of one of the parts, still ahead; compiled
+    once per process and count of parts (core.caching.statements)."""
+
+    def kept(user, part_ids, now):
+        kept = HoldDeadline.objects.filter(user=user, part__in=part_ids, expires_at__gt=now)
+        # Grouped by the one account: one row, none when nothing is kept.
+        return kept.order_by().values("user").annotate(until=Min("expires_at")).values_list("until")
+
+    (user,), part_ids = stand_in_numbers(1), stand_in_numbers(count, start=1)
+    deadline = HoldDeadline._meta.get_field("expires_at")
+    return Statement.of(kept, returns=[deadline], user=user, part_ids=part_ids, now=STAND_IN_TIME)
 
 
 def hold_deadline_keep(*, booking: Booking) -> None:

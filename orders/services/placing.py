@@ -267,7 +267,7 @@ def _booking_create(
     )
     for line in lines:
         line.booking = booking
-    BookingLine.objects.bulk_create(lines)
+    booking.placed_lines = BookingLine.objects.bulk_create(lines)
     _reserve(booking=booking, lines=lines, by=user)
     orders_changed()
     run_after_commit(tasks.send_booking_placed, booking_id=booking.pk)

@@ -21,12 +21,13 @@ from functools import wraps
 from django.conf import settings
 from django.contrib.auth import HASH_SESSION_KEY, SESSION_KEY, get_user_model
 from django.core.cache import cache
-from django.db import DatabaseError, connection
+from django.db import DatabaseError
 from django.db.models import Exists, IntegerField
 from django.db.models.functions import Now
 from django.utils.crypto import salted_hmac
 
 from .. import versions
+from ..statements import Statement, stand_in_numbers, stand_in_text
 from .keys import (
     MESSAGES,
     NOTE,
@@ -68,33 +69,30 @@ def _standing_now(user_id, key: str) -> str | None:
     statement = _live_row()
     if statement is None:
         return None
-    sql, params, at_key, at_person = statement
-    params = list(params)
     try:
-        params[at_key], params[at_person] = key, int(user_id)
-        with connection.cursor() as cursor:
-            cursor.execute(sql, params)
-            row = cursor.fetchone()
+        rows = statement.run(key=key, person=int(user_id))
     except (DatabaseError, TypeError, ValueError):
         return None
-    return None if row is None else _digest(row)
+    return _digest(rows[0]) if rows else None
 
 
 @functools.cache
-def _live_row() -> tuple[str, tuple, int, int] | None:
-    """The person's row while the session lives in the database, in one indexed statement:
-    its SQL compiled once per process from the ORM (compiling costs four times running it),
-    and where the session key and the person's id go among its parameters. None for a user
-    model whose primary key is not an integer: its pages are then never served kept."""
-    key, person = "\0session key\0", -424_242_424  # stand-ins, found again among the params
+def _live_row() -> Statement | None:
+    """The person's row while the session lives in the database, in one indexed statement
+    compiled once per process (core.caching.statements). None for a user model whose primary
+    key is not an integer: its pages are then never served kept."""
     user = get_user_model()
     if not isinstance(user._meta.pk, IntegerField):
         return None
     sessions = SESSION_STORE.get_model_class()._meta.default_manager
-    live = sessions.filter(session_key=key, expire_date__gt=Now())
-    people = user._meta.default_manager.filter(Exists(live), pk=person).order_by()
-    sql, params = people.values_list(*_fields())[:1].query.sql_with_params()
-    return sql, tuple(params), params.index(key), params.index(person)
+
+    def live_row(key, person):
+        live = sessions.filter(session_key=key, expire_date__gt=Now())
+        people = user._meta.default_manager.filter(Exists(live), pk=person).order_by()
+        return people.values_list(*_fields())[:1]
+
+    key, (person,) = stand_in_text("session key"), stand_in_numbers(1)
+    return Statement.of(live_row, key=key, person=person)
 
 
 def keep_page_for(request, seconds: float) -> None:

@@ -162,6 +162,31 @@ def test_a_bump_in_a_transaction_is_made_again_once_it_commits():
     assert kept("after the commit") == "after the commit"
 
 
+@pytest.mark.django_db(transaction=True)
+def test_the_bumps_of_a_transaction_are_made_again_together_once_it_commits():
+    with mock.patch.object(cache, "set_many", wraps=cache.set_many) as writes:
+        with transaction.atomic():
+            versions.bump("things")
+            versions.bump("other things")
+    written = [set(call.args[0]) for call in writes.call_args_list]
+    assert written == [
+        {"version:things"},
+        {"version:other things"},
+        {"version:things", "version:other things"},  # at the commit, in one round trip
+    ]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_names_of_a_transaction_rolled_back_go_with_the_next_commit():
+    with mock.patch.object(cache, "set_many", wraps=cache.set_many) as writes:
+        with pytest.raises(RuntimeError), transaction.atomic():
+            versions.bump("things")
+            raise RuntimeError
+        with transaction.atomic():
+            versions.bump("other things")
+    assert set(writes.call_args.args[0]) == {"version:things", "version:other things"}
+
+
 @override_settings(CACHES=DUMMY)
 def test_without_a_working_shared_cache_values_are_computed_every_time():
     calls = []
