@@ -327,6 +327,17 @@ def test_a_renamed_category_shows_at_once_in_the_options_and_the_results(anon, c
     assert found[0]["category"] == {"slug": "brakes", "name": "Brakes and discs"}
 
 
+def test_the_kept_category_options_select_the_category_asked_each_time(client, catalog):
+    def chosen(category: str) -> list[str]:
+        html = client.get(f"/allparts?q=brake&category={category}").content.decode()
+        options = html.split('name="category"')[1].split("</select>")[0]
+        return re.findall(r'<option value="([^"]*)" selected>', options)
+
+    for asked in ["brakes", "lighting", "", "brakes"]:
+        assert chosen(asked) == ([asked] if asked else [])
+    assert chosen("no-such-category") == []
+
+
 def test_an_edited_part_shows_at_once_in_search_results(anon, client, catalog):
     disc = catalog["disc"]
     assert "189.99" in client.get("/allparts?q=disc&maxPrice=500").content.decode()
