@@ -66,6 +66,7 @@ INSTALLED_APPS = [
     "csp",
     "health_check",  # /health/ (shop/urls.py)
     "simple_history",  # who changed a part or an order, and when (Django admin's History)
+    "django_countries",  # country codes and names (addresses, shipping methods, tax rates)
     "allauth",
     # allauth's e-mail addresses, in their own section of Django admin (not a second "Accounts").
     "shop.apps.EmailAddressesConfig",
@@ -75,6 +76,7 @@ INSTALLED_APPS = [
     "shop",
     "accounts",
     "catalog",
+    "pricing",
     "orders",
     "reviews",
 ]
