@@ -26,7 +26,7 @@ RATE = 200  # samples a second per worker
 
 # Where a sample is, tried in turn: the first that matches its stack.
 KINDS = [
-    ("PostgreSQL (its driver, and the wait)", ("/psycopg/",)),
+    ("PostgreSQL (its driver, and the wait)", ("psycopg/",)),
     ("Redis and the broker", ("redis/", "kombu/", "celery/")),
     ("compiling SQL (the ORM)", ("db/models/sql/compiler.py",)),
     ("building queries (the ORM)", ("db/models/query.py", "db/models/sql/", "expressions.py")),
@@ -76,11 +76,13 @@ def summary(samples: dict[str, int]) -> list[str]:
 def spy(seconds: int) -> tuple[dict[str, int], float]:
     """Both workers sampled while wrk orders; (stack -> samples, orders a second)."""
     from bench import bench
-    from bench.lib import data, load, orders
+    from bench.lib import load
     from bench.lib.targets import ENV, OUT
     from scripts.servers import Gunicorn
 
     shop = bench.prepare()
+    from bench.lib import data, orders  # they need Django set up (prepare)
+
     samples: dict[str, int] = collections.Counter()
     with (
         Gunicorn(env=ENV, log=OUT / "gunicorn.log") as server,

@@ -164,10 +164,9 @@ def test_a_bump_in_a_transaction_is_made_again_once_it_commits():
 
 @pytest.mark.django_db(transaction=True)
 def test_the_bumps_of_a_transaction_are_made_again_together_once_it_commits():
-    with mock.patch.object(cache, "set_many", wraps=cache.set_many) as writes:
-        with transaction.atomic():
-            versions.bump("things")
-            versions.bump("other things")
+    with mock.patch.object(cache, "set_many", wraps=cache.set_many) as writes, transaction.atomic():
+        versions.bump("things")
+        versions.bump("other things")
     written = [set(call.args[0]) for call in writes.call_args_list]
     assert written == [
         {"version:things"},
