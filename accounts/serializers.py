@@ -207,19 +207,21 @@ class AddressInputSerializer(serializers.Serializer):
     line2 = serializers.CharField(max_length=200, required=False, allow_blank=True, default="")
     city = serializers.CharField(max_length=100, error_messages=required(ADDRESS_REQUIRED["city"]))
     region = serializers.CharField(max_length=100, required=False, allow_blank=True, default="")
-    postcode = serializers.CharField(
-        validators=[v.validate_postcode], error_messages=required(ADDRESS_REQUIRED["postcode"])
-    )
+    postcode = serializers.CharField(error_messages=required(ADDRESS_REQUIRED["postcode"]))
     country = CountryCodeField()
     phone = PhoneField()
     isDefault = serializers.BooleanField(source="is_default", required=False)
 
-    def validate(self, attrs):
+    def validate_postcode(self, value):
+        # The country as given (its own field may be refused), so a US address hears about
+        # its ZIP code together with the other fields' messages.
+        country = self.initial_data.get("country")
+        country = country.strip().upper() if isinstance(country, str) else ""
         try:
-            v.validate_postcode(attrs["postcode"], country=attrs["country"])
+            v.validate_postcode(value, country=country)
         except DjangoValidationError as exc:
-            raise serializers.ValidationError({"postcode": exc.messages}) from exc
-        return attrs
+            raise serializers.ValidationError(exc.messages) from exc
+        return value
 
 
 class AddressOutputSerializer(serializers.Serializer):
