@@ -64,6 +64,15 @@ def address_as_dict(address: Address) -> dict:
 # --- Writes ------------------------------------------------------------------------------
 
 
+def address_check_room(owner: User) -> int:
+    """How many addresses the account has; ValidationError when it has no room for one more.
+    (address_create asks under the owner's lock; a form may ask first, to say so early.)"""
+    count = Address.objects.filter(owner=owner).count()
+    if count >= MAX_ADDRESSES:
+        raise ValidationError(TOO_MANY_ADDRESSES, code="too_many")
+    return count
+
+
 def _lock_owner(owner: User) -> None:
     """Take the owner's row lock: the account's address writes run one at a time."""
     User.objects.select_for_update().filter(pk=owner.pk).values_list("pk").first()
@@ -109,9 +118,7 @@ def address_create(
         phone=phone,
     )
     _clean(address)
-    count = Address.objects.filter(owner=owner).count()
-    if count >= MAX_ADDRESSES:
-        raise ValidationError(TOO_MANY_ADDRESSES, code="too_many")
+    count = address_check_room(owner)
     address.is_default = is_default or count == 0
     if address.is_default:
         _unset_default(owner)
