@@ -3,6 +3,8 @@ tax"): the `<address>` shape, the default first, 400 per field, the limit, 404 f
 account's address, 401 for a visitor."""
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 
 from accounts.addresses import MAX_ADDRESSES, TOO_MANY_ADDRESSES, address_create
 from accounts.models import Address
@@ -204,3 +206,18 @@ def test_delete_answers_deleted_count_and_moves_the_default_to_the_newest(as_use
     assert response.json() == {"deletedCount": 1}
     listed = as_user.get("/api/addresses").json()
     assert [(a["_id"], a["isDefault"]) for a in listed] == [(newer.pk, True), (older.pk, False)]
+
+
+def test_the_list_costs_the_same_queries_for_one_address_or_twenty(
+    as_user, user, django_assert_num_queries
+):
+    saved(user)
+    with CaptureQueriesContext(connection) as one:
+        as_user.get("/api/addresses")
+    for n in range(MAX_ADDRESSES - 1):
+        saved(user, line1=f"{n} Storgata")
+
+    with django_assert_num_queries(len(one.captured_queries)):
+        response = as_user.get("/api/addresses")
+
+    assert len(response.json()) == MAX_ADDRESSES

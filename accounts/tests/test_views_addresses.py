@@ -5,6 +5,8 @@ import re
 from html import unescape
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 
 from accounts.addresses import MAX_ADDRESSES, TOO_MANY_ADDRESSES, address_create
 from accounts.models import Address
@@ -277,3 +279,19 @@ def test_another_accounts_addresses_are_not_listed(signed_in, other_user):
     saved(other_user, full_name="Someone Else")
 
     assert "Someone Else" not in text(signed_in.get(URL))
+
+
+def test_the_page_costs_the_same_queries_for_one_address_or_twenty(
+    signed_in, user, django_assert_num_queries
+):
+    saved(user)
+    signed_in.get(URL)  # the sidebar's fragment is kept after the first page
+    with CaptureQueriesContext(connection) as one:
+        signed_in.get(URL)
+    for n in range(MAX_ADDRESSES - 1):
+        saved(user, line1=f"{n} Storgata")
+
+    with django_assert_num_queries(len(one.captured_queries)):
+        response = signed_in.get(URL)
+
+    assert response.content.decode().count("data-address=") == MAX_ADDRESSES
