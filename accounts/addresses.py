@@ -14,12 +14,15 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import QuerySet
 
+from core.errors import NotFound
+
 from .models import Address, User
 
 MAX_ADDRESSES = 20
 TOO_MANY_ADDRESSES = (
     f"An account keeps at most {MAX_ADDRESSES} addresses: delete one to add another."
 )
+ADDRESS_GONE = "This address no longer exists."
 # The fields a caller gives (the model's names); line2 and region may be "".
 FIELDS = ("full_name", "line1", "line2", "city", "region", "postcode", "country", "phone")
 
@@ -83,6 +86,15 @@ def _clean(address: Address) -> None:
     address.full_clean(exclude=["owner", "is_default"], validate_constraints=False)
 
 
+def _still_there(address: Address) -> bool:
+    """Whether the address is still saved (another request may have deleted it meanwhile:
+    NotFound), and whether it is the default now."""
+    is_default = Address.objects.filter(pk=address.pk).values_list("is_default", flat=True)
+    if not is_default:
+        raise NotFound(ADDRESS_GONE)
+    return is_default[0]
+
+
 def _unset_default(owner: User, *, but: Address | None = None) -> None:
     others = Address.objects.filter(owner=owner, is_default=True)
     if but is not None and but.pk is not None:
@@ -134,7 +146,7 @@ def address_update(*, address: Address, is_default: bool | None = None, **fields
     if unknown:
         raise TypeError(f"address_update() got unexpected fields {sorted(unknown)}")
     _lock_owner(address.owner)
-    address.refresh_from_db(fields=["is_default"])
+    address.is_default = _still_there(address)
     for name, value in fields.items():
         setattr(address, name, value)
     _clean(address)
@@ -149,6 +161,7 @@ def address_update(*, address: Address, is_default: bool | None = None, **fields
 def address_make_default(*, address: Address) -> Address:
     """Make `address` its account's default, and the old default an ordinary address."""
     _lock_owner(address.owner)
+    _still_there(address)
     _unset_default(address.owner, but=address)
     address.is_default = True
     address.save(update_fields=["is_default", "updated"])

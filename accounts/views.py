@@ -9,6 +9,7 @@ from django.contrib.auth import REDIRECT_FIELD_NAME
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
+from django.http import Http404
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
@@ -16,6 +17,7 @@ from django.views.decorators.http import require_POST
 from django_countries import countries
 
 from core.api import get_or_404
+from core.errors import NotFound
 from core.island_props import island_props
 from core.page_forms import handle_form, validate
 from core.page_guards import shop_admin_required
@@ -76,6 +78,8 @@ def _address_form(request, *, save, success: str, address=None):
                 save(data)
             except ValidationError as refusal:
                 errors = {NON_FIELD_ERRORS: refusal.messages}
+            except NotFound as gone:  # deleted meanwhile (another tab)
+                raise Http404(gone.message) from gone
             else:
                 messages.success(request, success)
                 return redirect("addresses")
@@ -117,7 +121,10 @@ def address_edit(request, pk):
 @login_required
 @require_POST
 def address_make_default(request, pk):
-    addresses.address_make_default(address=get_or_404(addresses.address_of(request.user), pk))
+    try:
+        addresses.address_make_default(address=get_or_404(addresses.address_of(request.user), pk))
+    except NotFound as gone:  # deleted meanwhile (another tab)
+        raise Http404(gone.message) from gone
     messages.success(request, ADDRESS_MADE_DEFAULT)
     return redirect("addresses")
 

@@ -6,6 +6,7 @@ from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 
 from accounts.addresses import (
+    ADDRESS_GONE,
     MAX_ADDRESSES,
     TOO_MANY_ADDRESSES,
     address_as_dict,
@@ -18,6 +19,7 @@ from accounts.addresses import (
 )
 from accounts.models import Address
 from accounts.validators import POSTCODE_INVALID, US_POSTCODE_INVALID
+from core.errors import NotFound
 from core.phones import PHONE_INVALID
 
 pytestmark = pytest.mark.django_db
@@ -218,3 +220,18 @@ def test_the_one_line_form_and_the_api_dict(user):
         "phone": "+12175550100",
         "isDefault": True,
     }
+
+
+def test_an_address_deleted_meanwhile_is_not_found_and_nothing_changes(user):
+    default = add(user)
+    stale = add(user, line1="2 Side St")
+    Address.objects.filter(pk=stale.pk).delete()  # another request, after `stale` was read
+
+    with pytest.raises(NotFound) as gone:
+        address_make_default(address=stale)
+    assert gone.value.message == ADDRESS_GONE
+    with pytest.raises(NotFound):
+        address_update(address=stale, **JANE, is_default=True)
+
+    assert defaults_of(user) == [default.pk]
+    assert Address.objects.filter(owner=user).count() == 1
