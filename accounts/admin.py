@@ -1,13 +1,17 @@
 from django.contrib import admin, messages
 from django.contrib.auth.admin import UserAdmin as BaseUserAdmin
 from django.contrib.auth.forms import AdminUserCreationForm, UserChangeForm
+from django.forms import ModelForm
+from django.urls import reverse
+from django.utils.html import format_html
 
 from core.emails import normalize_email
 from core.errors import Conflict
 from core.phones import normalize_phone, validate_phone
 
+from . import addresses
 from . import validators as v
-from .models import User
+from .models import Address, User
 from .services import user_create, user_delete, user_make_admin, user_remove_admin
 
 
@@ -38,13 +42,71 @@ class UserAdminChangeForm(EmailCleaningMixin, UserChangeForm):
         return phone
 
 
+class AddressAdminForm(ModelForm):
+    """The address's fields; a new one for an account that has no room left says so here."""
+
+    class Meta:
+        model = Address
+        fields = ("owner", *addresses.FIELDS)
+
+    def clean(self):
+        cleaned = super().clean()
+        owner = cleaned.get("owner")
+        if self.instance.pk is None and owner is not None:
+            addresses.address_check_room(owner)
+        return cleaned
+
+
+@admin.register(Address)
+class AddressAdmin(admin.ModelAdmin):
+    """Saved addresses; every write goes through accounts.addresses (the limit, one default)."""
+
+    form = AddressAdminForm
+    list_display = ("full_name", "owner", "line1", "city", "postcode", "country", "is_default")
+    list_filter = ("is_default", "country")
+    search_fields = ("full_name", "line1", "city", "postcode", "phone", "owner__email")
+    list_select_related = ("owner",)
+    autocomplete_fields = ("owner",)
+    readonly_fields = ("is_default", "created", "updated")
+    actions = ["make_default"]
+
+    def get_readonly_fields(self, request, obj=None):
+        # An address stays with the account it was saved for.
+        return (*self.readonly_fields, "owner") if obj is not None else self.readonly_fields
+
+    def save_model(self, request, obj, form, change):
+        fields = {name: form.cleaned_data[name] for name in addresses.FIELDS}
+        if change:
+            addresses.address_update(address=obj, **fields)
+            return
+        created = addresses.address_create(owner=form.cleaned_data["owner"], **fields)
+        obj.pk, obj.is_default = created.pk, created.is_default
+        obj.created, obj.updated = created.created, created.updated
+
+    def delete_model(self, request, obj):
+        addresses.address_delete(address=obj)
+
+    def delete_queryset(self, request, queryset):
+        for address in queryset:
+            addresses.address_delete(address=address)
+
+    @admin.action(description="Make default", permissions=["change"])
+    def make_default(self, request, queryset):
+        for address in queryset.order_by("created"):  # of two of one account, the newer wins
+            addresses.address_make_default(address=address)
+        self.message_user(request, "Default address changed.", messages.SUCCESS)
+
+
 @admin.register(User)
 class UserAdmin(BaseUserAdmin):
     form = UserAdminChangeForm
     add_form = UserAdminCreationForm
     fieldsets = (
         (None, {"fields": ("email", "password")}),
-        ("Personal info", {"fields": ("name", "education", "location", "phone", "linkedin")}),
+        (
+            "Personal info",
+            {"fields": ("name", "education", "location", "phone", "linkedin", "address_book")},
+        ),
         (
             "Permissions",
             {
@@ -69,12 +131,20 @@ class UserAdmin(BaseUserAdmin):
             },
         ),
     )
-    readonly_fields = ("last_login", "date_joined")
+    readonly_fields = ("last_login", "date_joined", "address_book")
     list_display = ("email", "name", "role", "is_staff", "is_active", "date_joined")
     list_filter = ("role", "is_staff", "is_active")
     search_fields = ("email", "name")
     ordering = ("email",)
     actions = ["make_shop_admin", "remove_shop_admin"]
+
+    @admin.display(description="Addresses")
+    def address_book(self, obj):
+        """A link to the account's saved addresses (changed on their own pages: the services).
+        Not an inline: its formset would have to be posted with every change of the user."""
+        count = obj.addresses.count() if obj.pk else 0
+        url = reverse("admin:accounts_address_changelist") + f"?owner__id__exact={obj.pk}"
+        return format_html('<a href="{}">{} saved</a>', url, count) if count else "None saved"
 
     def save_model(self, request, obj, form, change):
         if change:

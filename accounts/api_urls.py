@@ -2,7 +2,7 @@ from django.urls import register_converter
 
 from core.routing import optional_slash
 
-from . import api
+from . import address_api, api
 
 
 class EmailConverter:
@@ -30,4 +30,6 @@ urlpatterns = [
     *optional_slash("user/<email:email>", api.TokenExchangeApi.as_view(), "user-token"),
     *optional_slash("users/<email:email>", api.ProfileUpdateApi.as_view(), "user-profile"),
     *optional_slash("admin/<email:email>", api.AdminCheckApi.as_view(), "admin-check"),
+    *optional_slash("addresses", address_api.AddressListApi.as_view(), "address-list"),
+    *optional_slash("addresses/<int:pk>", address_api.AddressDetailApi.as_view(), "address-detail"),
 ]

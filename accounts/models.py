@@ -1,8 +1,12 @@
 from django.contrib.auth.models import AbstractUser, BaseUserManager
+from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models.functions import Lower
+from django_countries.fields import CountryField
 
-from .validators import validate_http_url
+from core.phones import normalize_phone, validate_phone
+
+from .validators import validate_http_url, validate_postcode
 
 
 class UserManager(BaseUserManager):
@@ -78,3 +82,56 @@ class User(AbstractUser):
 
     def get_short_name(self):
         return self.name or self.email.split("@")[0]
+
+
+class Address(models.Model):
+    """An address saved in an account's address book (at most MAX_ADDRESSES, one default).
+
+    The rules (postcode, phone, the limit, the one default) are kept by accounts.services;
+    orders keep their own copy, so changing or deleting an address never changes an order.
+    """
+
+    owner = models.ForeignKey(User, on_delete=models.CASCADE, related_name="addresses")
+    full_name = models.CharField(max_length=150)
+    line1 = models.CharField("address line 1", max_length=200)
+    line2 = models.CharField("address line 2", max_length=200, blank=True)
+    city = models.CharField(max_length=100)
+    region = models.CharField("state / region", max_length=100, blank=True)
+    postcode = models.CharField(max_length=12)
+    country = CountryField()
+    phone = models.CharField(max_length=20)
+    is_default = models.BooleanField(default=False)
+    created = models.DateTimeField(auto_now_add=True)
+    updated = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        verbose_name_plural = "addresses"
+        ordering = ["-is_default", "-created", "-pk"]
+        constraints = [
+            # At most one default per account; the services see that there is always one.
+            models.UniqueConstraint(
+                fields=["owner"],
+                condition=models.Q(is_default=True),
+                name="accounts_address_one_default",
+            ),
+        ]
+
+    def __str__(self):
+        return f"{self.full_name}, {self.line1}, {self.city}"
+
+    def clean(self):
+        """The rules that span fields or need tidying first: a US postcode is a ZIP code; a
+        phone is the spec's (core.phones), its separators dropped."""
+        self.postcode = (self.postcode or "").strip()
+        self.phone = normalize_phone(self.phone)
+        errors = {}
+        for field, check in (
+            ("postcode", lambda: validate_postcode(self.postcode, country=str(self.country))),
+            ("phone", lambda: validate_phone(self.phone)),
+        ):
+            try:
+                check()
+            except ValidationError as exc:
+                errors[field] = exc.messages
+        if errors:
+            raise ValidationError(errors)

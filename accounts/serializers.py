@@ -3,6 +3,7 @@
 from django.contrib.auth.password_validation import validate_password
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db import transaction
+from django_countries import countries
 from rest_framework import serializers
 from rest_framework.exceptions import AuthenticationFailed
 from rest_framework_simplejwt.exceptions import TokenError
@@ -167,3 +168,76 @@ class UserDeletedSerializer(serializers.Serializer):
 
 class AdminCheckSerializer(serializers.Serializer):
     admin = serializers.BooleanField()
+
+
+ADDRESS_REQUIRED = {
+    "fullName": "Full name is required",
+    "line1": "Address line 1 is required",
+    "city": "City is required",
+    "postcode": v.POSTCODE_REQUIRED,
+    "country": "Country is required",
+}
+COUNTRY_INVALID = "Choose a country from the list (an ISO 3166-1 code such as US)"
+
+
+class CountryCodeField(serializers.ChoiceField):
+    """An ISO 3166-1 alpha-2 code of django-countries' list; "us" is taken as "US"."""
+
+    def __init__(self, **kwargs):
+        messages = {**required(ADDRESS_REQUIRED["country"]), "invalid_choice": COUNTRY_INVALID}
+        super().__init__(choices=list(countries), error_messages=messages, **kwargs)
+
+    def to_internal_value(self, data):
+        if isinstance(data, str):
+            data = data.strip().upper()
+            if not data:
+                self.fail("blank")
+        return super().to_internal_value(data)
+
+
+class AddressInputSerializer(serializers.Serializer):
+    """`<address>` as POST and PUT /api/addresses take it (and the Addresses page's form)."""
+
+    fullName = serializers.CharField(
+        source="full_name", max_length=150, error_messages=required(ADDRESS_REQUIRED["fullName"])
+    )
+    line1 = serializers.CharField(
+        max_length=200, error_messages=required(ADDRESS_REQUIRED["line1"])
+    )
+    line2 = serializers.CharField(max_length=200, required=False, allow_blank=True, default="")
+    city = serializers.CharField(max_length=100, error_messages=required(ADDRESS_REQUIRED["city"]))
+    region = serializers.CharField(max_length=100, required=False, allow_blank=True, default="")
+    postcode = serializers.CharField(error_messages=required(ADDRESS_REQUIRED["postcode"]))
+    country = CountryCodeField()
+    phone = PhoneField()
+    isDefault = serializers.BooleanField(source="is_default", required=False)
+
+    def validate_postcode(self, value):
+        # The country as given (its own field may be refused), so a US address hears about
+        # its ZIP code together with the other fields' messages.
+        country = self.initial_data.get("country")
+        country = country.strip().upper() if isinstance(country, str) else ""
+        try:
+            v.validate_postcode(value, country=country)
+        except DjangoValidationError as exc:
+            raise serializers.ValidationError(exc.messages) from exc
+        return value
+
+
+class AddressOutputSerializer(serializers.Serializer):
+    """`<address>` (accounts.addresses.address_as_dict builds it; this is its schema)."""
+
+    _id = serializers.IntegerField()
+    fullName = serializers.CharField()
+    line1 = serializers.CharField()
+    line2 = serializers.CharField()
+    city = serializers.CharField()
+    region = serializers.CharField()
+    postcode = serializers.CharField()
+    country = serializers.CharField(min_length=2, max_length=2)
+    phone = serializers.CharField()
+    isDefault = serializers.BooleanField()
+
+
+class AddressDeletedSerializer(serializers.Serializer):
+    deletedCount = serializers.IntegerField()

@@ -54,3 +54,19 @@ def validate_http_url(value: str) -> None:
         URLValidator(schemes=["http", "https"])(value)
     except ValidationError as exc:
         raise ValidationError(LINKEDIN_INVALID, code="invalid") from exc
+
+
+# An address's postcode: 2-12 letters, digits, spaces or dashes; in the US a ZIP code.
+POSTCODE_REQUIRED = "Postcode is required"
+POSTCODE_INVALID = "Provide a valid postcode (2 to 12 letters, digits, spaces or dashes)"
+US_POSTCODE_INVALID = "Provide a valid US ZIP code (5 digits, or 5+4 like 62701-1234)"
+POSTCODE_PATTERN = re.compile(r"^[A-Za-z0-9 -]{2,12}$")
+US_POSTCODE_PATTERN = re.compile(r"^[0-9]{5}(-[0-9]{4})?$")
+
+
+def validate_postcode(value: str, *, country: str = "") -> None:
+    """The postcode rule of API.md; a US address needs a ZIP code (`country` upper case)."""
+    if not POSTCODE_PATTERN.match(value):
+        raise ValidationError(POSTCODE_INVALID, code="invalid")
+    if country == "US" and not US_POSTCODE_PATTERN.match(value):
+        raise ValidationError(US_POSTCODE_INVALID, code="invalid_us")

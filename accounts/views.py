@@ -1,4 +1,5 @@
-"""Account pages: sign-in, sign-up, sign-out (allauth's views), My Profile, All Users."""
+"""Account pages: sign-in, sign-up, sign-out (allauth's views), My Profile, Addresses,
+All Users."""
 
 from http import HTTPStatus
 
@@ -7,17 +8,22 @@ from django.contrib import messages
 from django.contrib.auth import REDIRECT_FIELD_NAME
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
-from django.core.exceptions import NON_FIELD_ERRORS
+from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
+from django.http import Http404
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
+from django.views.decorators.http import require_POST
+from django_countries import countries
 
+from core.api import get_or_404
+from core.errors import NotFound
 from core.island_props import island_props
-from core.page_forms import handle_form
+from core.page_forms import handle_form, validate
 from core.page_guards import shop_admin_required
 
-from . import selectors, services
-from .serializers import ProfileInputSerializer, UserOutputSerializer
+from . import addresses, selectors, services
+from .serializers import AddressInputSerializer, ProfileInputSerializer, UserOutputSerializer
 
 
 class LoginView(allauth_views.LoginView):
@@ -52,6 +58,83 @@ def profile(request):
         initial={field: getattr(request.user, field) for field in PROFILE_FIELDS},
     )
     return done or render(request, "dashboard/profile.html", context)
+
+
+ADDRESS_ADDED = "Address added"
+ADDRESS_UPDATED = "Address updated"
+ADDRESS_MADE_DEFAULT = "Default address changed"
+ADDRESS_DELETED = "Address deleted"
+
+
+def _address_form(request, *, save, success: str, address=None):
+    """The Addresses page with its form: on a valid POST `save(data)` and back to the list
+    with `success`; else the page with the form's values and messages (the service's refusal,
+    e.g. past the limit, above the form)."""
+    values, errors = ({}, {}) if address is None else (addresses.address_as_dict(address), {})
+    if request.method == "POST":
+        data, errors = validate(AddressInputSerializer, request.POST)
+        if data is not None:
+            try:
+                save(data)
+            except ValidationError as refusal:
+                errors = {NON_FIELD_ERRORS: refusal.messages}
+            except NotFound as gone:  # deleted meanwhile (another tab)
+                raise Http404(gone.message) from gone
+            else:
+                messages.success(request, success)
+                return redirect("addresses")
+        values = request.POST
+    context = {
+        "addresses": list(addresses.address_list_of(request.user)),
+        "editing": address,
+        "values": values,
+        "errors": errors,
+        "form_errors": errors.get(NON_FIELD_ERRORS, []),
+        "countries": list(countries),
+        "max_addresses": addresses.MAX_ADDRESSES,
+    }
+    return render(request, "dashboard/addresses.html", context)
+
+
+@login_required
+def address_book(request):
+    """Addresses: the account's saved addresses (the default first) and the form to add one."""
+    return _address_form(
+        request,
+        save=lambda data: addresses.address_create(owner=request.user, **data),
+        success=ADDRESS_ADDED,
+    )
+
+
+@login_required
+def address_edit(request, pk):
+    """Edit one of the account's addresses (another account's is not found)."""
+    address = get_or_404(addresses.address_of(request.user), pk)
+    return _address_form(
+        request,
+        save=lambda data: addresses.address_update(address=address, **data),
+        success=ADDRESS_UPDATED,
+        address=address,
+    )
+
+
+@login_required
+@require_POST
+def address_make_default(request, pk):
+    try:
+        addresses.address_make_default(address=get_or_404(addresses.address_of(request.user), pk))
+    except NotFound as gone:  # deleted meanwhile (another tab)
+        raise Http404(gone.message) from gone
+    messages.success(request, ADDRESS_MADE_DEFAULT)
+    return redirect("addresses")
+
+
+@login_required
+@require_POST
+def address_delete(request, pk):
+    addresses.address_delete(address=get_or_404(addresses.address_of(request.user), pk))
+    messages.success(request, ADDRESS_DELETED)
+    return redirect("addresses")
 
 
 @shop_admin_required

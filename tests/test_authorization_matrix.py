@@ -19,6 +19,7 @@ from django.test import Client
 from rest_framework.test import APIClient
 from rest_framework_simplejwt.tokens import RefreshToken
 
+from accounts.addresses import address_create
 from accounts.tests.factories import TEST_PASSWORD
 from accounts.tokens import token_pair_for_user
 from catalog.images import image_clean, image_save
@@ -48,6 +49,7 @@ class World:
     paid_booking: Any
     review: Any
     image: Any  # a part image as stored in the media folder: `<path:path>` is its name
+    address: Any  # the user's saved address (their default)
 
     @cached_property
     def card_paid_booking(self):
@@ -126,6 +128,17 @@ def where_to(world: World) -> dict:
     return {"address": "12 Harbour Road, Leeds", "phone": "+441130000000"}
 
 
+def ship_to(world: World) -> dict:
+    return {
+        "fullName": "Jane Rider",
+        "line1": "1 Main St",
+        "city": "Springfield",
+        "postcode": "62701",
+        "country": "US",
+        "phone": "+12175550100",
+    }
+
+
 def unsigned_event(world: World) -> dict:
     return {"id": "evt_forged", "type": "payment_intent.succeeded", "data": {"object": {}}}
 
@@ -163,6 +176,11 @@ API = {
     ("DELETE", "/api/user/admin/{email}"): Api(401, 403, 403, 200),
     ("DELETE", "/api/users/{email}"): Api(401, 403, 403, 200),
     ("GET", "/api/admin/{email}"): Api(401, 200, 403, 200),
+    # The address book: one's own addresses; anyone else's is not found, for admins too.
+    ("GET", "/api/addresses"): Api(401, 200, 200, 200),
+    ("POST", "/api/addresses"): Api(401, 201, 201, 201, body=ship_to),
+    ("PUT", "/api/addresses/{id}"): Api(401, 200, 404, 404, on="address", body=ship_to),
+    ("DELETE", "/api/addresses/{id}"): Api(401, 200, 404, 404, on="address"),
     # Parts
     ("GET", "/api/allparts"): Api(200, 200, 200, 200),
     ("POST", "/api/allparts"): Api(401, 403, 403, 201, body=new_part),
@@ -240,6 +258,7 @@ TO_LOGIN = "302 to /login?next=<page>"
 SIGNED_OUT = "302 to /login, signed out"
 TO_HOME = "302 to /"
 TO_MANAGE_PARTS = "302 to /dashboard/manageparts"
+TO_ADDRESSES = "302 to /dashboard/addresses"
 
 
 @dataclass(frozen=True)
@@ -278,6 +297,15 @@ PAGES = {
     "dashboard/profile": SIGNED_IN,
     "dashboard/myorder": SIGNED_IN,
     "dashboard/review": SIGNED_IN,
+    # The address book: one's own addresses; anyone else's is not found, for admins too.
+    "dashboard/addresses": SIGNED_IN,
+    "dashboard/addresses/<int:pk>/edit": Page(TO_LOGIN, OK, NOT_FOUND, NOT_FOUND, on="address"),
+    "dashboard/addresses/<int:pk>/default": Page(
+        TO_LOGIN, TO_ADDRESSES, NOT_FOUND, NOT_FOUND, on="address", method="post"
+    ),
+    "dashboard/addresses/<int:pk>/delete": Page(
+        TO_LOGIN, TO_ADDRESSES, NOT_FOUND, NOT_FOUND, on="address", method="post"
+    ),
     "purchaseintent/<int:pk>": Page(TO_LOGIN, OK, OK, OK, on="part"),
     # Someone else's order is not found, for admins too: only the owner pays.
     "dashboard/payment/<int:pk>": Page(TO_LOGIN, OK, NOT_FOUND, NOT_FOUND, on="booking"),
@@ -335,6 +363,15 @@ def world(user, other_user, admin_user, stripe_on) -> World:
         paid_booking=BookingFactory(user=user, part=part, paid_order=True),
         review=ReviewFactory(user=other_user),
         image=StoredImage(image_save(image=image_clean(file=upload(png_bytes())))),
+        address=address_create(
+            owner=user,
+            full_name="Jane Rider",
+            line1="1 Main St",
+            city="Springfield",
+            postcode="62701",
+            country="US",
+            phone="+12175550100",
+        ),
     )
 
 
