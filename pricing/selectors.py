@@ -96,4 +96,4 @@ def tax_rate_list():
 
 def voucher_list():
     """Every voucher with how many times it was used."""
-    return Voucher.objects.annotate(use_count=Count("uses"))
+    return Voucher.objects.annotate(use_count=Count("uses")).order_by("code")
