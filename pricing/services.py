@@ -37,16 +37,23 @@ def _bands_clean(bands: Iterable[tuple[int, Decimal]]) -> list[tuple[int, Decima
     return bands
 
 
-def _method_write(method: ShippingMethod, *, bands, was_default: bool) -> ShippingMethod:
-    """Saves `method` and replaces its bands, keeping exactly one default."""
-    bands = _bands_clean(bands)
+def shipping_method_validate(*, method: ShippingMethod, was_default: bool) -> None:
+    """The rules of one default (ValidationError by field): the only method is the default
+    (set here), the default stays it until another takes over, and it is active."""
     others = ShippingMethod.objects.exclude(pk=method.pk)
     if not others.exists():
-        method.is_default = True  # the only method is the default
+        method.is_default = True
     if was_default and not method.is_default:
         raise ValidationError({"is_default": ONE_DEFAULT})
     if method.is_default and not method.active:
         raise ValidationError({"active": DEFAULT_ACTIVE})
+
+
+def _method_write(method: ShippingMethod, *, bands, was_default: bool) -> ShippingMethod:
+    """Saves `method` and replaces its bands, keeping exactly one default."""
+    bands = _bands_clean(bands)
+    shipping_method_validate(method=method, was_default=was_default)
+    others = ShippingMethod.objects.exclude(pk=method.pk)
     if method.is_default and not was_default:
         # Taken over: the old default's row is locked first, so two owners making two
         # methods the default at once end with one (the later), never with a constraint error.
@@ -143,8 +150,9 @@ def tax_rate_delete(*, tax_rate: TaxRate) -> None:
     tax_rate.delete()
 
 
-def _voucher_write(voucher: Voucher) -> Voucher:
-    """Checks a voucher's rules that span fields, then saves it (its code in capitals)."""
+def voucher_validate(*, voucher: Voucher) -> None:
+    """A voucher's rules across its fields and the other vouchers (ValidationError by field);
+    its code is put in capitals and a free-shipping voucher's value to 0."""
     voucher.code = voucher.code.strip().upper()
     if voucher.kind == Voucher.Kind.PERCENT and not 1 <= voucher.value <= 100:
         raise ValidationError({"value": PERCENT_RANGE})
@@ -157,6 +165,10 @@ def _voucher_write(voucher: Voucher) -> Voucher:
     taken = Voucher.objects.filter(code__iexact=voucher.code).exclude(pk=voucher.pk)
     if taken.exists():
         raise ValidationError({"code": CODE_TAKEN})
+
+
+def _voucher_write(voucher: Voucher) -> Voucher:
+    voucher_validate(voucher=voucher)
     try:
         with transaction.atomic():
             voucher.save()
