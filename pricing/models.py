@@ -5,6 +5,8 @@ from django.db.models.functions import Upper
 from django_countries.fields import CountryField
 
 CODE_RULE = "A code is 3–32 letters, digits or dashes."
+RATE_TAKEN = "There is already a rate for this country and region."
+CODE_TAKEN = "There is already a voucher with this code."
 validate_code = RegexValidator(r"^[A-Za-z0-9-]{3,32}\Z", CODE_RULE)
 
 
@@ -94,7 +96,13 @@ class TaxRate(models.Model):
     class Meta:
         ordering = ["country", "region"]
         constraints = [
-            models.UniqueConstraint(fields=["country", "region"], name="pricing_taxrate_unique"),
+            # "CA" and "ca" are one region: looked up whatever the case (pricing.selectors).
+            models.UniqueConstraint(
+                "country",
+                Upper("region"),
+                name="pricing_taxrate_unique",
+                violation_error_message=RATE_TAKEN,
+            ),
             models.CheckConstraint(
                 condition=models.Q(rate__gte=0, rate__lte=100), name="pricing_taxrate_rate_range"
             ),
@@ -138,7 +146,11 @@ class Voucher(models.Model):
     class Meta:
         ordering = ["code"]
         constraints = [
-            models.UniqueConstraint(Upper("code"), name="pricing_voucher_code_unique"),
+            models.UniqueConstraint(
+                Upper("code"),
+                name="pricing_voucher_code_unique",
+                violation_error_message=CODE_TAKEN,
+            ),
             models.CheckConstraint(
                 condition=models.Q(min_subtotal__gte=0), name="pricing_voucher_min_not_negative"
             ),

@@ -13,15 +13,21 @@ from decimal import Decimal
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 
-from .models import ShippingMethod, TaxRate, Voucher, VoucherUse, WeightBand
+from .models import (
+    CODE_TAKEN,
+    RATE_TAKEN,
+    ShippingMethod,
+    TaxRate,
+    Voucher,
+    VoucherUse,
+    WeightBand,
+)
 from .vouchers import voucher_check
 
 ONE_DEFAULT = "One method is always the default: make another method the default instead."
 DEFAULT_ACTIVE = "The default method can't be switched off: make another method the default first."
 DEFAULT_DELETE = "Make another method the default before deleting this one."
 BANDS_REPEAT = "Each band needs its own weight: {grams:,} g is there twice."
-RATE_TAKEN = "There is already a rate for this country and region."
-CODE_TAKEN = "There is already a voucher with this code."
 PERCENT_RANGE = "A percentage is 1 to 100."
 FIXED_POSITIVE = "Dollars off must be more than 0."
 ENDS_BEFORE = "The end must come after the start."
@@ -124,6 +130,9 @@ def shipping_method_delete(*, method: ShippingMethod) -> None:
 
 def _rate_write(rate: TaxRate) -> TaxRate:
     rate.region = rate.region.strip()
+    taken = TaxRate.objects.filter(country=rate.country, region__iexact=rate.region)
+    if taken.exclude(pk=rate.pk).exists():
+        raise ValidationError({"region": RATE_TAKEN})
     try:
         with transaction.atomic():
             rate.save()

@@ -126,10 +126,11 @@ def test_rates_are_added_and_kept_one_per_country_and_region(staff_client):
     data = {"country": "US", "region": " CA ", "name": "Sales tax", "rate": "7.25"}
 
     added = staff_client.post(f"{RATES}add/", data)
-    again = staff_client.post(f"{RATES}add/", {**data, "region": "CA"})
+    again = staff_client.post(f"{RATES}add/", {**data, "region": "ca"})
 
     assert added.status_code == 302
     assert again.status_code == 200
+    assert services.RATE_TAKEN in again.content.decode()
     assert list(TaxRate.objects.values_list("region", "rate")) == [("CA", D("7.25"))]
 
 

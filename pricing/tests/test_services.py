@@ -112,10 +112,17 @@ def test_one_rate_per_country_and_region():
     factories.tax_rate("US", "0")
 
     with pytest.raises(ValidationError) as error:
-        factories.tax_rate("US", "8", region="CA")
+        factories.tax_rate("US", "8", region="ca")
 
     assert messages(error) == {"region": [services.RATE_TAKEN]}
     assert TaxRate.objects.count() == 2
+
+
+def test_the_database_keeps_one_rate_per_country_and_region_whatever_its_case():
+    factories.tax_rate("US", "7.25", region="CA")
+
+    with pytest.raises(IntegrityError), transaction.atomic():
+        TaxRate.objects.create(country="US", region="ca", name="Sales tax", rate=8)
 
 
 def test_a_rate_is_updated_and_deleted():
