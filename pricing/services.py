@@ -13,6 +13,8 @@ from decimal import Decimal
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 
+from core.emails import normalize_email
+
 from .models import (
     CODE_TAKEN,
     RATE_TAKEN,
@@ -254,7 +256,7 @@ def voucher_use(
     voucher_check(voucher=voucher, subtotal=subtotal, user=user, email=email)
     customer = user if user is not None and user.is_authenticated else None
     return VoucherUse.objects.create(
-        voucher=voucher, user=customer, email=(email or "").strip().lower(), order_id=order_id
+        voucher=voucher, user=customer, email=normalize_email(email), order_id=order_id
     )
 
 

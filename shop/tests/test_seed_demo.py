@@ -17,6 +17,7 @@ from catalog.serializers import PartInputSerializer
 from catalog.tests.factories import PartFactory
 from core import background
 from orders.models import Booking
+from pricing import services
 from pricing.models import TaxRate, Voucher
 from pricing.quotes import Line, quote
 from pricing.selectors import method_list
@@ -306,3 +307,13 @@ def test_the_demo_vouchers_work_on_a_demo_order(db):
 
     assert (ride10.discount, ride10.total) == (Decimal("19.00"), Decimal("170.99"))
     assert (freeship.shipping.price, freeship.total) == (0, disc.price)
+
+
+def test_a_shop_with_methods_of_its_own_keeps_its_default(db):
+    own = services.shipping_method_create(name="Courier", bands=[(1000, Decimal("5"))])
+
+    seed()
+
+    own.refresh_from_db()
+    assert own.is_default
+    assert sorted(m.name for m in method_list()) == ["Courier", "Express", "Standard"]

@@ -165,7 +165,8 @@ def pricing_seed() -> None:
     names = set(ShippingMethod.objects.values_list("name", flat=True))
     for fields in demo_data.SHIPPING_METHODS:
         if fields["name"] not in names:
-            shipping_method_create(**fields)
+            default = fields.get("is_default", False) and not names
+            shipping_method_create(**{**fields, "is_default": default})
     for fields in demo_data.VOUCHERS:
         if voucher_find(fields["code"]) is None:
             voucher_create(**fields)
