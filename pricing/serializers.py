@@ -245,3 +245,34 @@ class VoucherOutputSerializer(serializers.Serializer):
     oncePerCustomer = serializers.BooleanField(source="once_per_customer")
     active = serializers.BooleanField()
     uses = serializers.IntegerField(source="use_count")
+
+
+class ShippingOptionSerializer(serializers.Serializer):
+    """`<shippingMethod>` of API.md: a method that delivers a cart, priced for it
+    (pricing.selectors.ShippingOption)."""
+
+    _id = serializers.IntegerField(source="method.pk")
+    name = serializers.CharField()
+    price = money()
+    eta = serializers.CharField()
+    freeOver = money(source="method.free_over", allow_null=True)
+    isDefault = serializers.BooleanField(source="method.is_default")
+
+
+class QuoteShippingSerializer(serializers.Serializer):
+    method = serializers.CharField()
+    price = money()
+    eta = serializers.CharField()
+
+
+class QuoteOutputSerializer(serializers.Serializer):
+    """What an order costs (pricing.quotes.Quote), in the API's names: the breakdown a cart, a
+    checkout and an order show."""
+
+    subtotal = money()
+    discount = money()
+    voucher = serializers.CharField(allow_null=True)
+    shipping = QuoteShippingSerializer()
+    tax = money()
+    taxIncluded = serializers.BooleanField(source="tax_included")
+    total = money()
