@@ -59,6 +59,16 @@ SHOP_ADMIN_PERMISSIONS = {
     # delete goes through booking_cancel) and read the payment events.
     "orders": ["view_booking", "change_booking", "delete_booking", "view_paymentevent"],
     "reviews": ["view_review", "change_review", "delete_review"],
+    # The owner's shipping methods (and their bands), tax rates and vouchers; a voucher's uses
+    # are counted by the checkout, and only read here.
+    "pricing": [
+        *(
+            f"{action}_{model}"
+            for model in ("shippingmethod", "weightband", "taxrate", "voucher")
+            for action in ("view", "add", "change", "delete")
+        ),
+        "view_voucheruse",
+    ],
 }
 
 CANNOT_CHANGE_SELF = "You cannot do this to your own account."

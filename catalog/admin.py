@@ -132,7 +132,15 @@ class PartAdminForm(forms.ModelForm):
             "available_quantity",
             "part_number",
             "universal",
+            "weight",
         ]
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["weight"].required = False  # left empty: 0, "not given"
+
+    def clean_weight(self):
+        return self.cleaned_data.get("weight") or 0
 
     def clean_image(self):
         file = self.cleaned_data.get("image")

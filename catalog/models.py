@@ -37,6 +37,9 @@ class Part(models.Model):
     price = models.DecimalField("price per unit ($)", max_digits=10, decimal_places=2)
     minimum_order_quantity = models.PositiveIntegerField(default=1)
     available_quantity = models.PositiveIntegerField(default=0)
+    # One unit's weight, for shipping by weight bands (pricing); 0 = not given. The database
+    # has the default too: rows written by raw SQL (bench, big catalogs) need not name it.
+    weight = models.PositiveIntegerField("weight (g)", default=0, db_default=0)
     created_at = models.DateTimeField(auto_now_add=True)
     # The manufacturer's part number as written ("12311-MT4-000"), and the form search compares
     # (no case, spaces or dashes: "12311mt4000"). The database computes the second from the first
@@ -92,6 +95,9 @@ class Part(models.Model):
             models.CheckConstraint(
                 condition=models.Q(available_quantity__gte=0),
                 name="catalog_part_stock_not_negative",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(weight__gte=0), name="catalog_part_weight_not_negative"
             ),
         ]
 

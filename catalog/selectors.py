@@ -55,6 +55,7 @@ PART_LIST_FIELDS = (
     "available_quantity",
     "part_number",
     "universal",
+    "weight",
     "category__slug",
     "category__name",
 )

@@ -34,6 +34,9 @@ STOCK_WHOLE = "Available quantity must be a whole number"
 STOCK_TOO_HIGH = "Available quantity can be at most 1,000,000,000"
 CATEGORY_UNKNOWN = "Choose one of the shop's categories"
 PART_NUMBER_TOO_LONG = "Part number can be at most 100 characters"
+WEIGHT_WHOLE = "Weight must be a whole number of grams"
+WEIGHT_NEGATIVE = "Weight can't be negative"
+WEIGHT_TOO_HIGH = "Weight can be at most 1,000,000 g (1 tonne)"
 
 
 class CategoryOutputSerializer(serializers.Serializer):
@@ -64,6 +67,7 @@ class PartOutputSerializer(serializers.ModelSerializer):
             "url",
             "partNumber",
             "universal",
+            "weight",
         ]
 
 
@@ -108,6 +112,7 @@ def _json_key(part) -> str:
         None if category is None else (category.slug, category.name),
         part.part_number,
         part.universal,
+        part.weight,
     )
     return "part-json:" + hashlib.sha256(repr(shown).encode()).hexdigest()
 
@@ -189,6 +194,17 @@ class PartInputSerializer(serializers.Serializer):
         error_messages={"max_length": PART_NUMBER_TOO_LONG},
     )
     universal = serializers.BooleanField(required=False)
+    weight = serializers.IntegerField(
+        required=False,
+        min_value=0,
+        max_value=1_000_000,
+        error_messages={
+            "invalid": WEIGHT_WHOLE,
+            "min_value": WEIGHT_NEGATIVE,
+            "max_value": WEIGHT_TOO_HIGH,
+            "max_string_length": WEIGHT_TOO_HIGH,
+        },
+    )
     image = PartImageField()
 
     def validate(self, attrs):

@@ -28,6 +28,7 @@ def part_create(
     category: Category | None = None,
     part_number: str = "",
     universal: bool = False,
+    weight: int = 0,
     image: images.CleanImage | None = None,
     by=None,
 ) -> Part:
@@ -45,6 +46,7 @@ def part_create(
         description=description,
         part_number=part_number,
         universal=universal,
+        weight=weight,
     )
     stock.stock_initial(part=part, by=by)
     versions.bump(part_version(part.pk), PARTS, CATALOG)

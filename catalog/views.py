@@ -186,6 +186,8 @@ def edit_part(request, pk):
     def save(data):
         if "partNumber" in request.POST:  # an emptied box clears it (a blank is "not given")
             data.setdefault("part_number", "")
+        if "weight" in request.POST:  # an emptied box is 0, "not given"
+            data.setdefault("weight", 0)
         services.part_update(part=part, **data)
 
     done, context = handle_form(
@@ -263,6 +265,7 @@ def part_form_values(part: Part) -> dict:
         "img": part.img,
         "category": part.category.slug if part.category else "",
         "partNumber": part.part_number,
+        "weight": part.weight,
     }
 
 

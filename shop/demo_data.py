@@ -58,7 +58,8 @@ CATEGORIES = {
 }
 
 # Keyword arguments of catalog.services.part_create (with the category's slug), in the order
-# the shop should list them. The bikes each fits: shop/demo_fitment.py.
+# the shop should list them, each with its real weight (grams, for shipping by weight). The
+# bikes each fits: shop/demo_fitment.py.
 PARTS = (
     {
         "name": "Apex 320 mm Floating Front Brake Disc",
@@ -70,6 +71,7 @@ PARTS = (
         "minimum_order_quantity": 1,
         "available_quantity": 24,
         "part_number": "APX-320-FL01",
+        "weight": 1150,  # grams
     },
     {
         "name": "520 O-Ring Chain and Sprocket Kit 15/45",
@@ -81,6 +83,7 @@ PARTS = (
         "minimum_order_quantity": 1,
         "available_quantity": 35,
         "part_number": "CK520-1545",
+        "weight": 2900,  # grams
     },
     {
         "name": "7-inch Round LED Headlight with Halo DRL",
@@ -92,6 +95,7 @@ PARTS = (
         "minimum_order_quantity": 1,
         "available_quantity": 40,
         "part_number": "LH-7R-HALO",
+        "weight": 1300,  # grams
         "universal": True,  # fits every bike
     },
     {
@@ -104,6 +108,7 @@ PARTS = (
         "minimum_order_quantity": 2,
         "available_quantity": 180,
         "part_number": "FA252HH",
+        "weight": 180,  # grams
     },
     {
         "name": "Stainless Slip-On Exhaust Muffler 51 mm",
@@ -115,6 +120,7 @@ PARTS = (
         "minimum_order_quantity": 1,
         "available_quantity": 15,
         "part_number": "SO-51-SS2",
+        "weight": 2400,  # grams
     },
     {
         "name": "Piggyback Rear Shock Absorber 330 mm",
@@ -126,6 +132,7 @@ PARTS = (
         "minimum_order_quantity": 1,
         "available_quantity": 12,
         "part_number": "PB-330-RS",
+        "weight": 2200,  # grams
     },
     {
         "name": "Sport Radial Rear Tyre 180/55 ZR17",
@@ -137,6 +144,7 @@ PARTS = (
         "minimum_order_quantity": 1,
         "available_quantity": 48,
         "part_number": "SR-18055-17",
+        "weight": 6300,  # grams
     },
     {
         "name": "High-Flow Cone Air Filter 54 mm",
@@ -148,6 +156,7 @@ PARTS = (
         "minimum_order_quantity": 2,
         "available_quantity": 90,
         "part_number": "CF-54-HF",
+        "weight": 250,  # grams
     },
     {
         "name": "Iridium Spark Plug CR9EIX",
@@ -159,6 +168,7 @@ PARTS = (
         "minimum_order_quantity": 4,
         "available_quantity": 400,
         "part_number": "CR9EIX",
+        "weight": 45,  # grams
     },
     {
         "name": "Spin-On Oil Filter HF204",
@@ -170,6 +180,7 @@ PARTS = (
         "minimum_order_quantity": 6,
         "available_quantity": 520,
         "part_number": "HF204",
+        "weight": 300,  # grams
     },
     {
         "name": "12 V AGM Battery YTX9-BS",
@@ -181,6 +192,7 @@ PARTS = (
         "minimum_order_quantity": 1,
         "available_quantity": 70,
         "part_number": "YTX9-BS",
+        "weight": 3000,  # grams
     },
     {
         "name": "CNC Adjustable Clutch Lever",
@@ -192,6 +204,7 @@ PARTS = (
         "minimum_order_quantity": 1,
         "available_quantity": 60,
         "part_number": "CL-CNC-41",
+        "weight": 120,  # grams
     },
     {
         "name": "Dual-Compound Handlebar Grips 22 mm",
@@ -203,6 +216,7 @@ PARTS = (
         "minimum_order_quantity": 2,
         "available_quantity": 150,
         "part_number": "HG-22-DC",
+        "weight": 200,  # grams
         "universal": True,  # fits every bike
     },
     {
@@ -215,6 +229,7 @@ PARTS = (
         "minimum_order_quantity": 2,
         "available_quantity": 85,
         "part_number": "MR-OV-M10",
+        "weight": 500,  # grams
         "universal": True,  # fits every bike
     },
 )
@@ -248,4 +263,22 @@ REVIEWS = (
         "pair straight away.",
         "ratings": 2,
     },
+)
+
+
+# Keyword arguments of pricing.services.shipping_method_create. Standard is free and the
+# default, and the demo has no tax rates: an order's total is still pricePerUnit × quantity.
+SHIPPING_METHODS = (
+    {"name": "Standard", "eta": "3–5 business days", "is_default": True, "bands": ()},
+    {
+        "name": "Express",
+        "eta": "1–2 business days",
+        "bands": ((50_000, Decimal("14.99")),),  # up to 50 kg
+    },
+)
+
+# Keyword arguments of pricing.services.voucher_create: codes a newcomer can try on /cart.
+VOUCHERS = (
+    {"code": "RIDE10", "kind": "percent", "value": Decimal("10")},  # 10% off the parts
+    {"code": "FREESHIP", "kind": "shipping"},  # Express for free
 )

@@ -18,6 +18,7 @@ api_urls = [
     *optional_slash("docs", SpectacularSwaggerSplitView.as_view(url_name="schema"), "docs"),
     path("", include("accounts.api_urls")),
     path("", include("catalog.api_urls")),
+    path("", include("pricing.api_urls")),
     path("", include("orders.api_urls")),
     path("", include("reviews.api_urls")),
     any_path(not_found),

@@ -31,6 +31,7 @@ from orders import services as order_services
 from orders.models import Cart
 from orders.tests.factories import BookingFactory, CartLineFactory
 from orders.tests.stripe_helpers import intent_id_of, pay
+from pricing.tests import factories as pricing_factories
 from reviews.tests.factories import ReviewFactory
 from tests.routes import page_routes, resolver_api_operations, schema_api_operations
 
@@ -56,6 +57,18 @@ class World:
         """Paid by card on the fake Stripe, so it can be refunded there: five calls to Stripe,
         made only for the rows that act on it (the refund's), not for the 300 others."""
         return card_paid(self.user, self.part)
+
+    @cached_property
+    def shipping_method(self):
+        return pricing_factories.method("Standard", bands=[(2000, "6.95")])
+
+    @cached_property
+    def tax_rate(self):
+        return pricing_factories.tax_rate("DE", "19")
+
+    @cached_property
+    def voucher(self):
+        return pricing_factories.voucher("RIDE10")
 
 
 def paid_intent(world: World) -> dict:
@@ -92,6 +105,18 @@ def new_part(world: World) -> dict:
         "price": "89.90",
         "img": "https://example.com/chain.jpg",
     }
+
+
+def shipping_method(world: World) -> dict:
+    return {"name": "Express", "bands": [{"upToGrams": 5000, "price": "14.99"}], "eta": "1 day"}
+
+
+def tax_rate(world: World) -> dict:
+    return {"country": "FR", "name": "TVA", "rate": "20"}
+
+
+def voucher(world: World) -> dict:
+    return {"code": "FREESHIP", "kind": "shipping"}
 
 
 def profile(world: World) -> dict:
@@ -193,6 +218,20 @@ API = {
     ("POST", "/api/allparts/{id}/stock"): Api(
         401, 403, 403, 200, on="part", body=lambda w: {"change": 5, "reason": "Received"}
     ),
+    # The owner's shipping methods, tax rates and vouchers
+    ("POST", "/api/shipping-methods"): Api(401, 403, 403, 201, body=shipping_method),
+    ("PUT", "/api/shipping-methods/{id}"): Api(
+        401, 403, 403, 200, on="shipping_method", body=shipping_method
+    ),
+    ("DELETE", "/api/shipping-methods/{id}"): Api(401, 403, 403, 200, on="shipping_method"),
+    ("GET", "/api/tax-rates"): Api(401, 403, 403, 200),
+    ("POST", "/api/tax-rates"): Api(401, 403, 403, 201, body=tax_rate),
+    ("PUT", "/api/tax-rates/{id}"): Api(401, 403, 403, 200, on="tax_rate", body=tax_rate),
+    ("DELETE", "/api/tax-rates/{id}"): Api(401, 403, 403, 200, on="tax_rate"),
+    ("GET", "/api/vouchers"): Api(401, 403, 403, 200),
+    ("POST", "/api/vouchers"): Api(401, 403, 403, 201, body=voucher),
+    ("PUT", "/api/vouchers/{id}"): Api(401, 403, 403, 200, on="voucher", body=voucher),
+    ("DELETE", "/api/vouchers/{id}"): Api(401, 403, 403, 200, on="voucher"),
     # Bikes and fitment
     ("GET", "/api/vehicles"): Api(200, 200, 200, 200),
     ("GET", "/api/vehicles/makes"): Api(200, 200, 200, 200),

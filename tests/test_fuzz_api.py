@@ -35,6 +35,7 @@ from accounts.tests.factories import TEST_PASSWORD, AdminFactory, UserFactory
 from catalog.models import Vehicle
 from catalog.tests.factories import PartFactory
 from orders.tests.factories import BookingFactory
+from pricing.models import ShippingMethod, TaxRate, Voucher
 from reviews.tests.factories import ReviewFactory
 
 MAX_EXAMPLES = 15  # per operation and caller, in the fuzzing phase
@@ -51,12 +52,18 @@ OWNER_EMAIL = "fuzz-owner@example.com"
 PART_ID = 900_002
 BOOKING_ID = 900_003
 VEHICLE_ID = 900_004
+METHOD_ID = 900_005
+TAX_RATE_ID = 900_006
+VOUCHER_ID = 900_007
 
 PATH_EXAMPLES = {
     "id": {
         "/api/allparts/{id}": PART_ID,
         "/api/allparts/{id}/fitment": PART_ID,
         "/api/booking/{id}": BOOKING_ID,
+        "/api/shipping-methods/{id}": METHOD_ID,
+        "/api/tax-rates/{id}": TAX_RATE_ID,
+        "/api/vouchers/{id}": VOUCHER_ID,
     },
     "email": OWNER_EMAIL,
 }
@@ -95,6 +102,13 @@ BODY_EXAMPLES = {
     ("/api/create-payment-intent", "post"): {"booking": BOOKING_ID},
     ("/api/review", "post"): {"name": "Fuzz Rider", "review": "Fits well.", "ratings": 4},
     ("/api/allparts/{id}/fitment", "put"): {"universal": False, "vehicles": [VEHICLE_ID]},
+    ("/api/shipping-methods", "post"): {
+        "name": "Express",
+        "countries": ["US"],
+        "bands": [{"upToGrams": 2000, "price": 14.99}],
+    },
+    ("/api/tax-rates", "post"): {"country": "FR", "name": "TVA", "rate": 20},
+    ("/api/vouchers", "post"): {"code": "RIDE10", "kind": "percent", "value": 10},
 }
 
 # Thousands of requests to live_server: about 2 minutes.
@@ -154,6 +168,9 @@ def callers(transactional_db, stripe_on) -> dict[str, dict[str, str]]:
     BookingFactory(pk=BOOKING_ID, user=owner, part=part)
     Vehicle.objects.create(pk=VEHICLE_ID, make="Yamaha", model="MT-07", year=2019)
     ReviewFactory()
+    ShippingMethod.objects.create(pk=METHOD_ID, name="Standard", is_default=True)
+    TaxRate.objects.create(pk=TAX_RATE_ID, country="DE", name="VAT", rate=19)
+    Voucher.objects.create(pk=VOUCHER_ID, code="FREESHIP", kind="shipping")
     return {"anonymous": {}, "user": bearer(owner), "admin": bearer(AdminFactory())}
 
 

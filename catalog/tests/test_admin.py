@@ -204,3 +204,11 @@ def test_a_file_that_is_not_an_image_is_refused(staff_client, content, name, con
     assert response.status_code == 200
     assert response.context["adminform"].form.errors["image"] == [IMAGE_INVALID]
     assert not Part.objects.exists()
+
+
+def test_a_part_s_weight_is_set_in_django_admin_empty_is_0(staff_client):
+    staff_client.post(f"{CHANGELIST}add/", part_form(name="Disc", weight="1150"))
+    staff_client.post(f"{CHANGELIST}add/", part_form(name="Plug", weight=""))
+
+    assert Part.objects.get(name="Disc").weight == 1150
+    assert Part.objects.get(name="Plug").weight == 0

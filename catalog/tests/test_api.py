@@ -4,6 +4,7 @@ from decimal import Decimal
 
 import pytest
 
+from catalog import serializers as rules
 from catalog.models import Category, Part
 from catalog.serializers import MIN_ORDER_TOO_LOW, NAME_REQUIRED, PRICE_POSITIVE, STOCK_NEGATIVE
 from catalog.tests.factories import PartFactory
@@ -21,6 +22,7 @@ PART_FIELDS = {
     "url",
     "partNumber",
     "universal",
+    "weight",
 }
 NEW_PART = {
     "name": "Iridium spark plug",
@@ -82,6 +84,38 @@ class TestListAndDetail:
 
 
 class TestCreate:
+    def test_a_part_has_a_weight_in_grams_0_when_not_given(self, as_admin):
+        without = as_admin.post("/api/allparts", NEW_PART, format="json").json()
+        weighed = as_admin.post("/api/allparts", {**NEW_PART, "weight": "45"}, format="json")
+
+        assert without["weight"] == 0
+        assert weighed.status_code == 201
+        assert weighed.json()["weight"] == 45
+        assert Part.objects.get(pk=weighed.json()["_id"]).weight == 45
+
+    @pytest.mark.parametrize(
+        ("weight", "message"),
+        [
+            (-1, rules.WEIGHT_NEGATIVE),
+            ("heavy", rules.WEIGHT_WHOLE),
+            (2.5, rules.WEIGHT_WHOLE),
+            (1_000_001, rules.WEIGHT_TOO_HIGH),
+        ],
+    )
+    def test_a_bad_weight_is_a_400_on_weight(self, as_admin, weight, message):
+        response = as_admin.post("/api/allparts", {**NEW_PART, "weight": weight}, format="json")
+
+        assert response.status_code == 400
+        assert response.json() == {"weight": [message]}
+        assert not Part.objects.exists()
+
+    def test_a_patch_changes_the_weight(self, as_admin, part):
+        response = as_admin.patch(f"/api/allparts/{part.pk}", {"weight": 300}, format="json")
+
+        assert response.json()["weight"] == 300
+        part.refresh_from_db()
+        assert part.weight == 300
+
     def test_admin_adds_a_part(self, as_admin):
         response = as_admin.post("/api/allparts", NEW_PART, format="json")
         assert response.status_code == 201

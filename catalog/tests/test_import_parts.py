@@ -173,3 +173,18 @@ def test_csv_takes_part_numbers_and_universal(db, tmp_path):
         ("Bulb", "", True),
         ("Disc", "12311-MT4-000", False),
     ]
+
+
+def test_csv_takes_weights_in_grams(db, tmp_path):
+    path = write(
+        tmp_path,
+        "parts.csv",
+        HEADER.strip() + ",weight\nDisc,,,90,1,5,1150\nPlug,,,9,1,5,\nAnvil,,,9,1,5,-3\n",
+    )
+    out, err = import_parts(path)
+    assert out == "Imported 2 parts; 1 row rejected.\n"
+    assert err == f"line 4: weight: {rules.WEIGHT_NEGATIVE}\n"
+    assert list(Part.objects.order_by("name").values_list("name", "weight")) == [
+        ("Disc", 1150),
+        ("Plug", 0),
+    ]

@@ -25,6 +25,7 @@ NEW_VALUES = {
     "price": Decimal("99.90"),
     "minimum_order_quantity": 7,
     "available_quantity": 3,
+    "weight": 1234,
 }
 NOT_SHOWN = {  # category: its own test
     "id",

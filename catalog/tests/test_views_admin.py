@@ -170,6 +170,7 @@ def test_add_product_has_the_specs_heading_fields_and_button(as_admin_page):
         "price": ("input", "number"),
         "img": ("input", "text"),
         "image": ("input", "file"),
+        "weight": ("input", "number"),
         "partNumber": ("input", "text"),
     }
     assert form["price"]["step"] == "0.01"

@@ -56,6 +56,7 @@ PART_FIELDS = [
     "img",
     "image",
     "category",
+    "weight",
     "partNumber",
 ]
 
@@ -106,6 +107,9 @@ def test_the_edit_form_shows_the_part_and_its_category(admin, brakes):
         ("price", "12.345", s.PRICE_CENTS),
         ("minimumOrderQuantity", "1.5", s.MIN_ORDER_WHOLE),
         ("category", "no-such-shelf", s.CATEGORY_UNKNOWN),
+        ("weight", "-1", s.WEIGHT_NEGATIVE),
+        ("weight", "1.5", s.WEIGHT_WHOLE),
+        ("weight", "1000001", s.WEIGHT_TOO_HIGH),
     ],
 )
 def test_bad_input_is_said_in_the_shops_words(admin, field, value, message):
@@ -197,3 +201,36 @@ def test_shoppers_are_signed_out_of_the_part_pages(client, user):
         client.force_login(user)  # each admin page signs a shopper out
         response = client.get(path)
         assert (response.status_code, response["Location"]) == (302, "/login")
+
+
+def test_weight_g_is_added_edited_and_cleared_to_not_given(admin):
+    admin.post(
+        "/dashboard/addparts",
+        {
+            "name": "Disc",
+            "price": "99",
+            "minimumOrderQuantity": "1",
+            "availableQuantity": "5",
+            "weight": "1150",
+        },
+    )
+    part = Part.objects.get(name="Disc")
+    assert part.weight == 1150
+    assert 'value="1150"' in admin.get(f"/dashboard/parts/{part.pk}/edit").content.decode()
+
+    edit(admin, part, weight="900")
+    part.refresh_from_db()
+    assert part.weight == 900
+
+    edit(admin, part, weight="")
+    part.refresh_from_db()
+    assert part.weight == 0
+
+
+def test_a_part_added_without_a_weight_weighs_0_not_given(admin):
+    admin.post(
+        "/dashboard/addparts",
+        {"name": "Disc", "price": "99", "minimumOrderQuantity": "1", "availableQuantity": "5"},
+    )
+
+    assert Part.objects.get(name="Disc").weight == 0

@@ -8,4 +8,5 @@ from .auth import *
 from .base import *
 from .mail import *
 from .orders import *
+from .pricing import *
 from .security import *

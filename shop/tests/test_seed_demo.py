@@ -1,5 +1,6 @@
 import re
 import xml.etree.ElementTree as ET
+from decimal import Decimal
 from io import StringIO
 from pathlib import Path
 
@@ -16,6 +17,11 @@ from catalog.serializers import PartInputSerializer
 from catalog.tests.factories import PartFactory
 from core import background
 from orders.models import Booking
+from pricing import services
+from pricing.models import TaxRate, Voucher
+from pricing.quotes import Line, quote
+from pricing.selectors import method_list
+from pricing.vouchers import voucher_find
 from reviews.models import Review
 from shop import demo_data
 
@@ -237,10 +243,12 @@ def test_demo_parts_pass_the_api_rules(part):
         "minimumOrderQuantity": part["minimum_order_quantity"],
         "availableQuantity": part["available_quantity"],
         "partNumber": part["part_number"],
+        "weight": part["weight"],
     }
     serializer = PartInputSerializer(data=data)
     assert serializer.is_valid(), serializer.errors
     assert part["available_quantity"] >= part["minimum_order_quantity"]
+    assert part["weight"] > 0  # a real weight, not "not given"
 
 
 @pytest.mark.parametrize("path", sorted(PARTS_IMG_DIR.glob("*.svg")), ids=lambda path: path.name)
@@ -256,3 +264,56 @@ def test_there_are_enough_illustrations_and_a_placeholder():
     names = {path.name for path in PARTS_IMG_DIR.glob("*.svg")}
     assert "placeholder.svg" in names
     assert len(names - {"placeholder.svg"}) >= 12
+
+
+def test_seeds_the_shipping_methods_and_vouchers_once(db):
+    seed()
+    seed()
+
+    methods = {m.name: m for m in method_list()}
+    assert sorted(methods) == ["Express", "Standard"]
+    standard, express = methods["Standard"], methods["Express"]
+    assert (standard.is_default, standard.eta, list(standard.bands.all())) == (
+        True,
+        "3–5 business days",
+        [],
+    )
+    assert express.eta == "1–2 business days"
+    assert [(b.up_to_grams, b.price) for b in express.bands.all()] == [(50_000, Decimal("14.99"))]
+    assert not TaxRate.objects.exists()
+    vouchers = {v.code: (v.kind, v.value) for v in Voucher.objects.all()}
+    assert vouchers == {"RIDE10": ("percent", Decimal("10")), "FREESHIP": ("shipping", 0)}
+
+
+def test_a_demo_order_still_totals_price_per_unit_times_quantity(db):
+    seed()
+
+    for part in Part.objects.all():
+        quantity = part.minimum_order_quantity + 1
+        line = Line(part.price, quantity, part.weight)
+        got = quote(lines=[line], country=settings.SHOP_COUNTRY)
+        assert got.total == part.price * quantity, part.name
+        assert (got.shipping.method, got.shipping.price) == ("Standard", 0)
+
+
+def test_the_demo_vouchers_work_on_a_demo_order(db):
+    seed()
+    disc = Part.objects.get(name="Apex 320 mm Floating Front Brake Disc")
+    express = next(m for m in method_list() if m.name == "Express")
+    line = Line(disc.price, 1, disc.weight)
+
+    ride10 = quote(lines=[line], country="US", voucher=voucher_find("ride10"))
+    freeship = quote(lines=[line], country="US", method=express, voucher=voucher_find("FREESHIP"))
+
+    assert (ride10.discount, ride10.total) == (Decimal("19.00"), Decimal("170.99"))
+    assert (freeship.shipping.price, freeship.total) == (0, disc.price)
+
+
+def test_a_shop_with_methods_of_its_own_keeps_its_default(db):
+    own = services.shipping_method_create(name="Courier", bands=[(1000, Decimal("5"))])
+
+    seed()
+
+    own.refresh_from_db()
+    assert own.is_default
+    assert sorted(m.name for m in method_list()) == ["Courier", "Express", "Standard"]

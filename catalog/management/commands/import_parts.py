@@ -19,6 +19,7 @@ FIELDS = (
     "availableQuantity",
     "partNumber",
     "universal",
+    "weight",
 )
 REQUIRED_COLUMNS = ("name", "price", "minimumOrderQuantity", "availableQuantity")
 

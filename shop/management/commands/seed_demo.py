@@ -1,4 +1,5 @@
-"""Fill the shop with demo data: categories, parts with their part numbers, the bikes they fit,
+"""Fill the shop with demo data: categories, parts with their part numbers and weights, the bikes
+they fit, shipping methods ("Standard", free and the default; "Express") and vouchers to try,
 reviews, two accounts and the shopper's orders in every state. Safe to run again: nothing is created twice. Nobody is mailed about the
 demo orders, and the demo accounts are the last lines printed.
 
@@ -33,6 +34,9 @@ from orders.services import (
     booking_place,
     booking_refund,
 )
+from pricing.models import ShippingMethod
+from pricing.services import shipping_method_create, voucher_create
+from pricing.vouchers import voucher_find
 from reviews.models import Review
 from reviews.services import review_create
 from shop import demo_data, demo_fitment
@@ -41,8 +45,8 @@ from shop.demo_data import DemoAccount
 
 class Command(BaseCommand):
     help = (
-        "Create demo categories, parts (with part numbers), motorcycles and the bikes each part "
-        "fits, reviews, a shop admin and a shopper with an order in each state. Running it "
+        "Create demo categories, parts (with part numbers and weights), motorcycles and the "
+        "bikes each part fits, shipping methods and vouchers, reviews, a shop admin and a shopper with an order in each state. Running it "
         "again creates nothing twice: parts are matched by name, vehicles by make, model and "
         "year, reviews by name and text, users by e-mail. With DEBUG off new demo accounts get "
         "random passwords, printed once."
@@ -67,6 +71,7 @@ class Command(BaseCommand):
                 superuser_make(admin)
             shopper, shopper_password = account_get_or_create(demo_data.USER)
             new_parts = parts_seed()
+            pricing_seed()
             new_vehicles = fitment_seed()
             new_reviews = reviews_seed()
             new_orders = demo_orders_seed(user=shopper) if shopper_password else 0
@@ -149,7 +154,22 @@ def parts_seed() -> int:
             part_update(part=part, category=category)
         if not part.part_number:  # seeded before parts had numbers
             part_update(part=part, part_number=fields["part_number"])
+        if not part.weight:  # seeded before parts had weights
+            part_update(part=part, weight=fields["weight"])
     return created
+
+
+def pricing_seed() -> None:
+    """The demo shipping methods and vouchers not there yet (by name, by code); a shop that
+    already has methods keeps its default."""
+    names = set(ShippingMethod.objects.values_list("name", flat=True))
+    for fields in demo_data.SHIPPING_METHODS:
+        if fields["name"] not in names:
+            default = fields.get("is_default", False) and not names
+            shipping_method_create(**{**fields, "is_default": default})
+    for fields in demo_data.VOUCHERS:
+        if voucher_find(fields["code"]) is None:
+            voucher_create(**fields)
 
 
 def fitment_seed() -> int:
