@@ -3,7 +3,8 @@ Each form is checked by the admin API's input serializer and written through pri
 whose refusals the page shows as the form's messages."""
 
 from django.contrib import messages
-from django.core.exceptions import ValidationError
+from django.core.exceptions import ObjectDoesNotExist, ValidationError
+from django.http import Http404
 from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.views.decorators.http import require_POST
@@ -58,6 +59,8 @@ def save_form(request, serializer_class, data, *, save, success: str, to: str):
         save(fields)
     except ValidationError as refusal:
         return None, refusal_errors(refusal)
+    except ObjectDoesNotExist as gone:  # deleted meanwhile (another tab)
+        raise Http404(str(gone)) from gone
     messages.success(request, success)
     return redirect(to), None
 
@@ -209,6 +212,8 @@ def _method_change(request, method: ShippingMethod, *, success: str, **changes):
     }
     try:
         services.shipping_method_update(method=method, **fields)
+    except ObjectDoesNotExist as gone:  # deleted meanwhile (another tab)
+        raise Http404(str(gone)) from gone
     except ValidationError as refusal:
         messages.error(request, " ".join(refusal.messages))
     else:
@@ -239,6 +244,8 @@ def method_delete(request, pk):
     method = get_or_404(ShippingMethod.objects, pk)
     try:
         services.shipping_method_delete(method=method)
+    except ObjectDoesNotExist as gone:  # deleted meanwhile (another tab)
+        raise Http404(str(gone)) from gone
     except ValidationError as refusal:
         messages.error(request, " ".join(refusal.messages))
     else:

@@ -13,7 +13,13 @@ from core.tests.pages import buttons, field_error, parse, toasts
 from pricing import services
 from pricing.models import CODE_TAKEN, RATE_TAKEN, ShippingMethod, TaxRate, Voucher
 from pricing.serializers import GRAMS_RULE, MONEY_RULE, NAME_REQUIRED, RATE_RULE, USES_RULE
-from pricing.services import BANDS_REPEAT, DEFAULT_ACTIVE, DEFAULT_DELETE, PERCENT_RANGE
+from pricing.services import (
+    BANDS_REPEAT,
+    DEFAULT_ACTIVE,
+    DEFAULT_DELETE,
+    ONE_DEFAULT,
+    PERCENT_RANGE,
+)
 from pricing.tests import factories
 from pricing.views import (
     METHOD_ADDED,
@@ -222,7 +228,9 @@ def test_switch_off_and_on(owner):
     assert toasts(owner.post(url, {"active": "false"}, follow=True)) == [METHOD_SWITCHED_OFF]
     express.refresh_from_db()
     assert not express.active
-    assert "Express Off" in text(owner.get(SHIPPING))
+    page = owner.get(SHIPPING)
+    assert "Express Off" in text(page)
+    assert "Make default" not in buttons(page)  # the default is always on
 
     assert toasts(owner.post(url, {"active": "true"}, follow=True)) == [METHOD_SWITCHED_ON]
     express.refresh_from_db()
@@ -431,3 +439,14 @@ def test_the_switch_takes_post_only(owner):
     voucher = factories.voucher("RIDE10")
 
     assert owner.get(f"{VOUCHERS}/{voucher.pk}/switch").status_code == 405
+
+
+def test_the_default_stays_the_default_until_another_takes_over(owner):
+    standard = factories.method("Standard")
+    factories.method("Express")
+
+    response = owner.post(f"{SHIPPING}/methods/{standard.pk}/edit", method_form(name="Standard"))
+
+    assert field_error(response, "isDefault") == ONE_DEFAULT
+    standard.refresh_from_db()
+    assert (standard.is_default, list(standard.bands.all())) == (True, [])
