@@ -4,6 +4,8 @@ from django.db import models
 from django.db.models.functions import Upper
 from django_countries.fields import CountryField
 
+from core.templatetags.money import money
+
 CODE_RULE = "A code is 3–32 letters, digits or dashes."
 RATE_TAKEN = "There is already a rate for this country and region."
 CODE_TAKEN = "There is already a voucher with this code."
@@ -77,7 +79,12 @@ class WeightBand(models.Model):
         ]
 
     def __str__(self):
-        return f"up to {self.up_to_grams:,} g: ${self.price}"
+        return self.label
+
+    @property
+    def label(self) -> str:
+        """As the owner reads it: "up to 2,000 g: $6.95"."""
+        return f"up to {self.up_to_grams:,} g: {money(self.price)}"
 
 
 class TaxRate(models.Model):
@@ -111,6 +118,11 @@ class TaxRate(models.Model):
     def __str__(self):
         where = f"{self.country.code}-{self.region}" if self.region else self.country.code
         return f"{self.name} {self.rate}% ({where})"
+
+    @property
+    def percent(self) -> str:
+        """As the owner reads it: "19%", "7.25%"."""
+        return f"{self.rate.normalize():f}%"
 
 
 class Voucher(models.Model):
@@ -172,6 +184,15 @@ class Voucher(models.Model):
 
     def __str__(self):
         return self.code
+
+    @property
+    def offer(self) -> str:
+        """What it gives, as a person reads it: "10% off", "$5.00 off", "Free shipping"."""
+        if self.kind == self.Kind.PERCENT:
+            return f"{self.value.normalize():f}% off"
+        if self.kind == self.Kind.FIXED:
+            return f"{money(self.value)} off"
+        return "Free shipping"
 
 
 class VoucherUse(models.Model):

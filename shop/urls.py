@@ -46,6 +46,7 @@ urlpatterns = [
     path("", include("shop.page_urls")),
     path("", include("accounts.urls")),
     path("", include("catalog.urls")),
+    path("", include("pricing.urls")),
     path("", include("orders.urls")),
     path("", include("reviews.urls")),
     # Uploaded part images in the local media folder (nginx serves them first where it runs).

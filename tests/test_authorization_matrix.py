@@ -298,6 +298,8 @@ SIGNED_OUT = "302 to /login, signed out"
 TO_HOME = "302 to /"
 TO_MANAGE_PARTS = "302 to /dashboard/manageparts"
 TO_ADDRESSES = "302 to /dashboard/addresses"
+TO_SHIPPING = "302 to /dashboard/shipping"
+TO_VOUCHERS = "302 to /dashboard/vouchers"
 
 
 @dataclass(frozen=True)
@@ -357,6 +359,29 @@ PAGES = {
     "dashboard/manageparts": ADMIN_ONLY,
     "dashboard/addparts": ADMIN_ONLY,
     "dashboard/manageorders": ADMIN_ONLY,
+    # The owner's shipping methods, tax rates and vouchers (pricing).
+    "dashboard/shipping": ADMIN_ONLY,
+    "dashboard/shipping/methods/<int:pk>/edit": Page(
+        TO_LOGIN, SIGNED_OUT, SIGNED_OUT, OK, on="shipping_method"
+    ),
+    **{
+        f"dashboard/shipping/methods/<int:pk>/{action}": Page(
+            TO_LOGIN, SIGNED_OUT, SIGNED_OUT, TO_SHIPPING, on="shipping_method", method="post"
+        )
+        for action in ("default", "switch", "delete")
+    },
+    "dashboard/shipping/rates": ADMIN_ONLY,
+    "dashboard/shipping/rates/<int:pk>/edit": Page(
+        TO_LOGIN, SIGNED_OUT, SIGNED_OUT, OK, on="tax_rate"
+    ),
+    "dashboard/shipping/rates/<int:pk>/delete": Page(
+        TO_LOGIN, SIGNED_OUT, SIGNED_OUT, TO_SHIPPING, on="tax_rate", method="post"
+    ),
+    "dashboard/vouchers": ADMIN_ONLY,
+    "dashboard/vouchers/<int:pk>/edit": Page(TO_LOGIN, SIGNED_OUT, SIGNED_OUT, OK, on="voucher"),
+    "dashboard/vouchers/<int:pk>/switch": Page(
+        TO_LOGIN, SIGNED_OUT, SIGNED_OUT, TO_VOUCHERS, on="voucher", method="post"
+    ),
     "dashboard/parts/<int:pk>/edit": Page(TO_LOGIN, SIGNED_OUT, SIGNED_OUT, OK, on="part"),
     "dashboard/parts/<int:pk>/stock": Page(TO_LOGIN, SIGNED_OUT, SIGNED_OUT, OK, on="part"),
     "dashboard/manageparts/<int:pk>/delete": Page(

@@ -35,6 +35,8 @@ def test_admin_menu(site, admin):
         "Manage Orders",
         "Manage parts",
         "Add parts",
+        "Shipping",
+        "Vouchers",
         "All Users",
         "My Profile",
     ]:
