@@ -135,6 +135,20 @@ class Booking(models.Model):
     # What was bought is the order's lines (BookingLine); this is what the order costs, the
     # sum of their totals: the amount paid.
     total_price = models.DecimalField(max_digits=12, decimal_places=2)
+    # The rest of what pricing.quotes.quote answered when the order was placed, kept as it
+    # was (later changes to methods, rates or vouchers never change an order): total_price =
+    # subtotal - discount + shipping_price (+ tax unless tax_included).
+    subtotal = models.DecimalField(max_digits=12, decimal_places=2)
+    discount = models.DecimalField(max_digits=12, decimal_places=2, default=0)
+    voucher_code = models.CharField(max_length=32, blank=True)  # "": no voucher
+    shipping_method = models.CharField(max_length=100, blank=True)  # "": the shop had none
+    shipping_price = models.DecimalField(max_digits=12, decimal_places=2, default=0)
+    shipping_eta = models.CharField(max_length=100, blank=True)
+    tax = models.DecimalField(max_digits=12, decimal_places=2, default=0)
+    tax_included = models.BooleanField(default=True)
+    # The address fields it ships to (accounts' <address> as a copy: the order outlives the
+    # address book); None for the spec's one line of free text (`address` alone).
+    ship_to = models.JSONField(null=True, blank=True)
     address = models.CharField(max_length=500)
     phone = models.CharField(max_length=20)
     paid = models.BooleanField(default=False)
@@ -224,6 +238,12 @@ class Booking(models.Model):
         constraints = [
             models.CheckConstraint(
                 condition=models.Q(total_price__gte=0), name="orders_booking_total_not_negative"
+            ),
+            models.CheckConstraint(
+                condition=models.Q(
+                    subtotal__gte=0, discount__gte=0, shipping_price__gte=0, tax__gte=0
+                ),
+                name="orders_booking_breakdown_not_negative",
             ),
             models.CheckConstraint(
                 condition=models.Q(status__isnull=True) | models.Q(status="approved", paid=True),
