@@ -21,6 +21,8 @@ from django.db.models import (
 from django.utils import timezone
 from simple_history.models import HistoricalRecords
 
+from core.templatetags.money import money
+
 
 class BookingState(models.TextChoices):
     """What a shopper and the shop see of an order; derived from its fields, never stored."""
@@ -303,6 +305,27 @@ class Booking(models.Model):
             return self.State.PENDING
         holding = self.released_at is None and (self.expires_at is None or self.expires_at > now)
         return self.State.UNPAID if holding else self.State.EXPIRED
+
+    @property
+    def price_rows(self) -> list[tuple[str, str]]:
+        """The breakdown as a person reads it (the order page, the mails; Manage Orders' island
+        writes the same from <booking>): "Subtotal", "Discount" with its code (when there is
+        one), "Shipping" with its method ("Free" at 0), "Tax" ("Includes $X tax" when the
+        prices include it), "Total"."""
+        rows = [("Subtotal", money(self.subtotal))]
+        if self.discount or self.voucher_code:
+            code = f" ({self.voucher_code})" if self.voucher_code else ""
+            rows.append((f"Discount{code}", money(-self.discount) if self.discount else "$0.00"))
+        price = money(self.shipping_price) if self.shipping_price else "Free"
+        rows.append(
+            ("Shipping", f"{self.shipping_method}: {price}" if self.shipping_method else price)
+        )
+        if self.tax_included and self.tax:
+            rows.append(("Tax", f"Includes {money(self.tax)} tax"))
+        else:
+            rows.append(("Tax", money(self.tax)))
+        rows.append(("Total", money(self.total_price)))
+        return rows
 
     @property
     def hold_expires_at(self):
