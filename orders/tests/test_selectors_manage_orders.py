@@ -360,6 +360,25 @@ def admin_client(client, admin_user):
     return client
 
 
+def test_the_page_gives_its_island_each_orders_breakdown(admin_client, db):
+    order = BookingFactory(
+        subtotal=Decimal("100"),
+        discount=Decimal("10"),
+        voucher_code="RIDE10",
+        shipping_method="Express",
+        shipping_price=Decimal("14.99"),
+        shipping_eta="1–2 business days",
+        total_price=Decimal("104.99"),
+    )
+
+    (row,) = island_props(admin_client.get(PAGE), "manage-orders")["orders"]
+
+    assert row["_id"] == order.pk
+    assert (row["subtotal"], row["discount"], row["voucher"]) == (100.0, 10.0, "RIDE10")
+    assert row["shipping"] == {"method": "Express", "price": 14.99, "eta": "1–2 business days"}
+    assert (row["tax"], row["taxIncluded"], row["totalPrice"]) == (0.0, True, 104.99)
+
+
 def test_the_page_shows_the_filters_and_the_orders_as_the_api_does(admin_client, as_admin, orders):
     response = admin_client.get(PAGE, {"state": "pending", "q": "penny"})
 
