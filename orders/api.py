@@ -89,6 +89,7 @@ class BookingListApi(APIView):
             address=fields["address"],
             phone=fields["phone"],
             client_address=client_address(request),
+            shipping_method=fields.get("shippingMethod"),
         )
         return created(booking_json(booking), booking.pk)
 

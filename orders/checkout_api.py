@@ -73,6 +73,7 @@ class CheckoutApi(APIView):
                 phone=data.validated_data["phone"],
                 client_address=client_address(request),
                 expected_total=data.validated_data.get("expectedTotal"),
+                shipping_method=data.validated_data.get("shippingMethod"),
             )
         except services.PricesChanged as changed:
             # Nothing was held: the cart as it is now, at the prices an order would take.

@@ -1,6 +1,8 @@
 """The orders as CSV (GET /api/bookings.csv): one header row, then one row per line of each
 order (its number on every row; the part, quantity, unit price and total are the line's, so the
-totals add up to the orders'), written as the rows are read (orders.selectors.booking_export),
+totals add up to the orders' subtotals; the order's subtotal, discount, shipping and tax are on
+its first row only, blank on its other lines, so that every column adds up too: an order's
+total is its subtotal - discount + shipping, + tax unless prices include it), written as the rows are read (orders.selectors.booking_export),
 so the export streams with flat memory.
 
 Cells are safe to open in a spreadsheet: a text cell that begins with =, +, -, @, a tab or a
@@ -26,6 +28,10 @@ HEADER = [
     "transaction id",
     "address",
     "phone",
+    "subtotal",
+    "discount",
+    "shipping",
+    "tax",
 ]
 FORMULA_STARTS = frozenset("=+-@\t\r")
 ROWS_PER_CHUNK = 500  # rows sent to the client at a time (not one write per row)
@@ -43,7 +49,7 @@ def money(value: Decimal) -> str:
 def cells(row: tuple) -> tuple:
     """One line of an order (orders.selectors.EXPORT_FIELDS) as its CSV cells: the date in
     ISO 8601, money with 2 decimals, every text a person typed defused."""
-    number, date, email, name, part, quantity, price, total, state, txn, address, phone = row
+    number, date, email, name, part, quantity, price, total, state, txn, address, phone = row[:12]
     return (
         number,
         date.isoformat(),
@@ -57,6 +63,7 @@ def cells(row: tuple) -> tuple:
         text(txn),
         text(address),
         text(phone),
+        *(money(value) if value is not None else "" for value in row[12:]),
     )
 
 

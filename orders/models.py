@@ -21,6 +21,8 @@ from django.db.models import (
 from django.utils import timezone
 from simple_history.models import HistoricalRecords
 
+from core.templatetags.money import money
+
 
 class BookingState(models.TextChoices):
     """What a shopper and the shop see of an order; derived from its fields, never stored."""
@@ -135,6 +137,20 @@ class Booking(models.Model):
     # What was bought is the order's lines (BookingLine); this is what the order costs, the
     # sum of their totals: the amount paid.
     total_price = models.DecimalField(max_digits=12, decimal_places=2)
+    # The rest of what pricing.quotes.quote answered when the order was placed, kept as it
+    # was (later changes to methods, rates or vouchers never change an order): total_price =
+    # subtotal - discount + shipping_price (+ tax unless tax_included).
+    subtotal = models.DecimalField(max_digits=12, decimal_places=2)
+    discount = models.DecimalField(max_digits=12, decimal_places=2, default=0)
+    voucher_code = models.CharField(max_length=32, blank=True)  # "": no voucher
+    shipping_method = models.CharField(max_length=100, blank=True)  # "": the shop had none
+    shipping_price = models.DecimalField(max_digits=12, decimal_places=2, default=0)
+    shipping_eta = models.CharField(max_length=100, blank=True)
+    tax = models.DecimalField(max_digits=12, decimal_places=2, default=0)
+    tax_included = models.BooleanField(default=True)
+    # The address fields it ships to (accounts' <address> as a copy: the order outlives the
+    # address book); None for the spec's one line of free text (`address` alone).
+    ship_to = models.JSONField(null=True, blank=True)
     address = models.CharField(max_length=500)
     phone = models.CharField(max_length=20)
     paid = models.BooleanField(default=False)
@@ -226,6 +242,12 @@ class Booking(models.Model):
                 condition=models.Q(total_price__gte=0), name="orders_booking_total_not_negative"
             ),
             models.CheckConstraint(
+                condition=models.Q(
+                    subtotal__gte=0, discount__gte=0, shipping_price__gte=0, tax__gte=0
+                ),
+                name="orders_booking_breakdown_not_negative",
+            ),
+            models.CheckConstraint(
                 condition=models.Q(status__isnull=True) | models.Q(status="approved", paid=True),
                 name="orders_booking_approved_only_when_paid",
             ),
@@ -283,6 +305,27 @@ class Booking(models.Model):
             return self.State.PENDING
         holding = self.released_at is None and (self.expires_at is None or self.expires_at > now)
         return self.State.UNPAID if holding else self.State.EXPIRED
+
+    @property
+    def price_rows(self) -> list[tuple[str, str]]:
+        """The breakdown as a person reads it (the order page, the mails; Manage Orders' island
+        writes the same from <booking>): "Subtotal", "Discount" with its code (when there is
+        one), "Shipping" with its method ("Free" at 0), "Tax" ("Includes $X tax" when the
+        prices include it), "Total"."""
+        rows = [("Subtotal", money(self.subtotal))]
+        if self.discount or self.voucher_code:
+            code = f" ({self.voucher_code})" if self.voucher_code else ""
+            rows.append((f"Discount{code}", money(-self.discount) if self.discount else "$0.00"))
+        price = money(self.shipping_price) if self.shipping_price else "Free"
+        rows.append(
+            ("Shipping", f"{self.shipping_method}: {price}" if self.shipping_method else price)
+        )
+        if self.tax_included and self.tax:
+            rows.append(("Tax", f"Includes {money(self.tax)} tax"))
+        else:
+            rows.append(("Tax", money(self.tax)))
+        rows.append(("Total", money(self.total_price)))
+        return rows
 
     @property
     def hold_expires_at(self):

@@ -7,6 +7,7 @@ from core.api import MAX_ID, PageInputSerializer
 from core.fields import PhoneField, required
 
 from .models import Booking, BookingLine, LinesSummary, PaymentEvent
+from .services.placing import SHIPPING_METHOD_UNKNOWN
 
 PART_REQUIRED = "Choose a part to order"
 PART_UNKNOWN = "There is no part with this id"
@@ -28,6 +29,21 @@ class BookingLineOutputSerializer(serializers.ModelSerializer):
         fields = ["partId", "partsName", "quantity", "pricePerUnit", "lineTotal"]
 
 
+class CodeOrNullField(serializers.CharField):
+    """A code kept as "" when there is none, written null."""
+
+    def to_representation(self, value):
+        return value or None
+
+
+class BookingShippingSerializer(serializers.Serializer):
+    """How an order ships: the method's name, its price and eta as they were when placed."""
+
+    method = serializers.CharField(source="shipping_method")
+    price = serializers.DecimalField(source="shipping_price", **MONEY)
+    eta = serializers.CharField(source="shipping_eta")
+
+
 class BookingOutputSerializer(serializers.ModelSerializer):
     """An order; partId, partsName, quantity and pricePerUnit are read from its lines (for one
     of several lines, partId and pricePerUnit are null, partsName the lines' names joined,
@@ -38,6 +54,13 @@ class BookingOutputSerializer(serializers.ModelSerializer):
     partsName = serializers.CharField(source="parts_name")
     pricePerUnit = serializers.DecimalField(source="price_per_unit", allow_null=True, **MONEY)
     totalPrice = serializers.DecimalField(source="total_price", **MONEY)
+    subtotal = serializers.DecimalField(**MONEY)
+    discount = serializers.DecimalField(**MONEY)
+    voucher = CodeOrNullField(source="voucher_code", allow_null=True)
+    shipping = BookingShippingSerializer(source="*")
+    tax = serializers.DecimalField(**MONEY)
+    taxIncluded = serializers.BooleanField(source="tax_included")
+    shipTo = serializers.JSONField(source="ship_to", allow_null=True)
     transactionId = serializers.CharField(source="transaction_id")
     status = serializers.ChoiceField(choices=Booking.Status.choices, allow_null=True)
     state = serializers.ChoiceField(choices=Booking.State.choices)
@@ -57,6 +80,13 @@ class BookingOutputSerializer(serializers.ModelSerializer):
             "quantity",
             "pricePerUnit",
             "totalPrice",
+            "subtotal",
+            "discount",
+            "voucher",
+            "shipping",
+            "tax",
+            "taxIncluded",
+            "shipTo",
             "address",
             "phone",
             "paid",
@@ -114,6 +144,17 @@ def booking_json(booking: Booking) -> dict:
         "quantity": summary.quantity,
         "pricePerUnit": _money(summary.price_per_unit),
         "totalPrice": _MONEY.to_representation(booking.total_price),
+        "subtotal": _MONEY.to_representation(booking.subtotal),
+        "discount": _MONEY.to_representation(booking.discount),
+        "voucher": booking.voucher_code or None,
+        "shipping": {
+            "method": booking.shipping_method,
+            "price": _MONEY.to_representation(booking.shipping_price),
+            "eta": booking.shipping_eta,
+        },
+        "tax": _MONEY.to_representation(booking.tax),
+        "taxIncluded": booking.tax_included,
+        "shipTo": booking.ship_to,
         "address": booking.address,
         "phone": booking.phone,
         "paid": booking.paid,
@@ -149,6 +190,16 @@ class BookingInputSerializer(serializers.Serializer):
     )
     address = serializers.CharField(max_length=500, error_messages=required("Address is required"))
     phone = PhoneField()
+    # The id of the shipping method (pricing); absent or null: the shop's default method.
+    shippingMethod = serializers.IntegerField(
+        required=False,
+        allow_null=True,
+        min_value=1,
+        max_value=MAX_ID,
+        error_messages=dict.fromkeys(
+            ("invalid", "min_value", "max_value", "max_string_length"), SHIPPING_METHOD_UNKNOWN
+        ),
+    )
 
 
 class BookingQuerySerializer(serializers.Serializer):

@@ -98,6 +98,7 @@ def _add_lapsed(*, owner: User, part_id: int) -> None:
             email=owner.email,
             name=owner.name,
             total_price=1,
+            subtotal=1,
             address=data.ADDRESS,
             phone=data.PHONE,
             expires_at=lapsed_at,

@@ -90,6 +90,7 @@ def _order(n: int, line: tuple, customer: User) -> Booking:
         email=customer.email,
         name=customer.name,
         total_price=price * quantity,
+        subtotal=price * quantity,
         address=ADDRESS,
         phone=PHONE,
         paid=paid,

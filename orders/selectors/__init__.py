@@ -119,14 +119,20 @@ EXPORT_FIELDS = (
     "transaction_id",
     "address",
     "phone",
+    "subtotal",
+    "discount",
+    "shipping_price",
+    "tax",
 )
+BREAKDOWN = 4  # the last of EXPORT_FIELDS: the order's, on its first line's row only
 LINE_FIELDS = ("parts_name", "quantity", "price_per_unit", "line_total")
 
 
 def booking_export(*, state: str = "", q: str = "") -> Iterator[tuple]:
     """One tuple per line of booking_search's orders (the order's number, date, e-mail and
     name, the line's part, quantity, unit price and total, then the order's state, transaction
-    id, address and phone), newest order first; read EXPORT_CHUNK orders at a time (a
+    id, address and phone, and its subtotal, discount, shipping and tax on its first line's
+    row, None on the others), newest order first; read EXPORT_CHUNK orders at a time (a
     server-side cursor on PostgreSQL), with one query for the lines of each chunk: memory
     stays flat whatever the number of orders."""
     now = timezone.now()
@@ -138,5 +144,7 @@ def booking_export(*, state: str = "", q: str = "") -> Iterator[tuple]:
         for booking_id, *line in found.order_by("id").values_list("booking_id", *LINE_FIELDS):
             lines.setdefault(booking_id, []).append(tuple(line))
         for row in chunk:
+            breakdown = row[-BREAKDOWN:]
             for line in lines.get(row[0], []):
-                yield (*row[:4], *line, *row[4:])
+                yield (*row[:4], *line, *row[4:-BREAKDOWN], *breakdown)
+                breakdown = (None,) * BREAKDOWN  # once per order: the columns add up

@@ -165,6 +165,7 @@ def cart_checkout(
     phone: str,
     client_address: str | None = None,
     expected_total: Decimal | None = None,
+    shipping_method: int | None = None,
 ) -> Booking:
     """One order of every line of the account's cart, placed from `client_address`, held as
     any order is
@@ -190,4 +191,5 @@ def cart_checkout(
             phone=phone,
             client_address=client_address,
             expected_total=expected_total,
+            shipping_method=shipping_method,
         )

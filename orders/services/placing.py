@@ -22,6 +22,9 @@ from catalog.stock import stock_lock_parts, stock_shortfall, stock_take_lines
 from core.background import run_after_commit
 from core.errors import Conflict
 from core.locks import NamedLock
+from pricing import selectors as pricing_selectors
+from pricing.models import ShippingMethod
+from pricing.quotes import Line, Quote, ShippingRefused, quote
 
 from .. import tasks
 from ..bounds import MAX_TOTAL, TOTAL_TOO_LARGE, Bound, line_bound_text
@@ -46,6 +49,7 @@ TOO_MANY_UNPAID = "You already have {count} unpaid orders: pay or delete one fir
 LINE_UNAVAILABLE = "{name}: {reason}"
 ADDRESS_LOCK = "orders.client_address:"  # the name of an address's lock (core.locks)
 PRICES_CHANGED = "Prices changed since you looked: please check your order again."
+SHIPPING_METHOD_UNKNOWN = "There is no shipping method with this id"
 
 
 class LineUnavailable(Conflict):
@@ -125,6 +129,17 @@ def account_locked_holds(
     return holds
 
 
+def shipping_method_chosen(method_id: int | None) -> ShippingMethod | None:
+    """The method an order asks for by its id, with its bands (None: the default, which
+    pricing's quote finds); a 400 on `shippingMethod` when there is no method of that id."""
+    if method_id is None:
+        return None
+    method = pricing_selectors.method_get(method_id)
+    if method is None:
+        raise ValidationError({"shippingMethod": SHIPPING_METHOD_UNKNOWN})
+    return method
+
+
 def booking_place(
     *,
     user,
@@ -133,15 +148,17 @@ def booking_place(
     address: str,
     phone: str,
     client_address: str | None = None,
+    shipping_method: int | None = None,
 ) -> Booking:
     """Place an order of one line: `quantity` units of `part` (the shopper's view of it),
     from `client_address` (core.clients.client_address of the request; None for orders the
     shop places itself, which are counted by their account alone).
 
     Bounds checked on that view are 400s on `quantity` (a part gone: on `partId`); a shortfall
-    found under the part's lock means another order got there first (409). See
-    _booking_create for the rest.
+    found under the part's lock means another order got there first (409); a method that
+    cannot deliver the order is a 400 on `shippingMethod`. See _booking_create for the rest.
     """
+    method = shipping_method_chosen(shipping_method)
     # Committed on their own: a refused order never puts lapsed holds back on hold.
     if booking_release_lapsed_holds(part_ids=[part.pk]):
         part.available_quantity = (
@@ -155,6 +172,7 @@ def booking_place(
             address=address,
             phone=phone,
             client_address=client_address,
+            method=method,
         )
     except LineUnavailable as refused:
         if refused.stock_changed:
@@ -170,6 +188,7 @@ def booking_place_lines(
     phone: str,
     client_address: str | None = None,
     expected_total: Decimal | None = None,
+    shipping_method: int | None = None,
 ) -> Booking:
     """Place one order of several lines, `(part_id, quantity)` each (one part named twice is
     one line of both quantities), at the server's prices, from `client_address` (as for
@@ -178,8 +197,11 @@ def booking_place_lines(
     LineUnavailable (409 naming the part) when a line cannot be had, Conflict (409) at
     MAX_UNPAID_ORDERS, PricesChanged (409) when `expected_total` (the total the shopper was
     shown; None: not checked) is not the order's total at the prices read under the parts'
-    locks; either way nothing is held. See _booking_create for the rest.
+    locks; a 400 on `shippingMethod` (the id of `shipping_method`; None: the default) when
+    that method cannot deliver the order; whatever the refusal, nothing is held. See
+    _booking_create for the rest.
     """
+    method = shipping_method_chosen(shipping_method)
     wanted: dict[int, int] = {}
     for part_id, quantity in lines:
         wanted[part_id] = wanted.get(part_id, 0) + quantity
@@ -194,6 +216,7 @@ def booking_place_lines(
         phone=phone,
         client_address=client_address,
         expected_total=expected_total,
+        method=method,
     )
 
 
@@ -206,6 +229,8 @@ def _booking_create(
     phone: str,
     client_address: str | None,
     expected_total: Decimal | None = None,
+    method: ShippingMethod | None = None,
+    ship_to: dict | None = None,
 ) -> Booking:
     """Record the order and have the catalog reserve each line's stock, at the server's
     prices; the order holds that stock for ORDER_HOLD_SECONDS (or until the account's earliest
@@ -218,7 +243,10 @@ def _booking_create(
     lock; then the parts' rows are locked, in id order (two orders of the same parts wait for
     each other and never deadlock), where a shortfall means another order got there first,
     and the share of each part held by the account and its client address is decided, and
-    the total at those prices is compared with `expected_total`. The order is written before
+    the order is priced by pricing's quote at those prices (shipped by `method`, the default
+    when None, to `ship_to`, a copy of the address fields, or for the spec's free-text
+    `address` (ship_to None) to SHOP_COUNTRY), and its total is compared with
+    `expected_total`. The order is written before
     the stock is taken so each stock movement can name it; a refusal (LineUnavailable,
     PricesChanged) rolls everything back.
     """
@@ -246,20 +274,33 @@ def _booking_create(
         )
         for locked, quantity in locked_lines
     ]
-    total = Decimal(0)
+    subtotal = Decimal(0)
     for line in lines:  # at the prices under the locks, which may have changed since
-        total += line.line_total
-        if total > MAX_TOTAL:
+        subtotal += line.line_total
+        if subtotal > MAX_TOTAL:
             raise LineUnavailable(
                 part_id=line.part_id, name=line.parts_name, reason=TOTAL_TOO_LARGE
             )
-    if expected_total is not None and total != expected_total:
+    priced = _priced(locked_lines, method=method, ship_to=ship_to)
+    if priced.total > MAX_TOTAL:  # shipping and tax on top of goods just under it
+        last = lines[-1]
+        raise LineUnavailable(part_id=last.part_id, name=last.parts_name, reason=TOTAL_TOO_LARGE)
+    if expected_total is not None and priced.total != expected_total:
         raise PricesChanged  # before anything is written: nothing held, nothing taken
     booking = Booking.objects.create(
         user=user,
         email=user.email,
         name=user.name,
-        total_price=total,
+        total_price=priced.total,
+        subtotal=priced.subtotal,
+        discount=priced.discount,
+        voucher_code=priced.voucher or "",
+        shipping_method=priced.shipping.method,
+        shipping_price=priced.shipping.price,
+        shipping_eta=priced.shipping.eta,
+        tax=priced.tax,
+        tax_included=priced.tax_included,
+        ship_to=ship_to,
         address=address,
         phone=phone,
         expires_at=expires_at,
@@ -272,6 +313,24 @@ def _booking_create(
     orders_changed()
     run_after_commit(tasks.send_booking_placed, booking_id=booking.pk)
     return booking
+
+
+def _priced(
+    locked_lines: list[tuple[Part, int]], *, method: ShippingMethod | None, ship_to: dict | None
+) -> Quote:
+    """The order priced by pricing's one function, at the locked parts' prices and weights;
+    a method that cannot deliver it is a 400 on `shippingMethod`."""
+    country = ship_to["country"] if ship_to else settings.SHOP_COUNTRY
+    region = ship_to.get("region", "") if ship_to else ""
+    try:
+        return quote(
+            lines=[Line(part.price, quantity, part.weight) for part, quantity in locked_lines],
+            country=country,
+            region=region,
+            method=method,
+        )
+    except ShippingRefused as refused:
+        raise ValidationError({"shippingMethod": refused.message}) from None
 
 
 def _locked_lines(wanted: list[tuple[int, Part, int]]) -> list[tuple[Part, int]]:

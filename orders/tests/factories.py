@@ -37,6 +37,7 @@ class BookingFactory(factory.django.DjangoModelFactory):
     price_per_unit = factory.SelfAttribute("part.price")
     quantity = 3
     total_price = factory.LazyAttribute(lambda o: o.price_per_unit * o.quantity)
+    subtotal = factory.SelfAttribute("total_price")
     address = "12 Harbour Road, Leeds"
     phone = "+441130000000"
     expires_at = factory.LazyFunction(lambda: timezone.now() + timedelta(minutes=30))

@@ -74,6 +74,19 @@ def test_change_page_answers_and_add_is_not_offered(staff_client, orders):
     assert staff_client.get(f"{CHANGELIST}add/").status_code == 403
 
 
+def test_change_page_shows_the_price_breakdown_read_only(staff_client, orders):
+    booking = orders["pending"]
+    Booking.objects.filter(pk=booking.pk).update(
+        shipping_method="Express", shipping_price="14.99", voucher_code="RIDE10"
+    )
+    page = staff_client.get(f"{CHANGELIST}{booking.pk}/change/").content.decode()
+    for label in ("Subtotal", "Discount", "Voucher code", "Shipping method", "Shipping price"):
+        assert f"{label}:</label>" in page
+    assert "Express" in page and "14.99" in page and "RIDE10" in page
+    for field in ("subtotal", "discount", "shipping_price", "tax", "tax_included", "ship_to"):
+        assert f'name="{field}"' not in page  # shown, never an input
+
+
 @pytest.mark.parametrize("state", ["pending", "shipped"])
 def test_paid_orders_cannot_be_deleted_in_admin(staff_client, orders, state):
     booking = orders[state]
@@ -94,6 +107,9 @@ def test_change_keeps_what_was_bought(staff_client, orders):
             # read-only: ignored even when posted
             "parts_name": "Gold-plated exhaust",
             "total_price": "0.01",
+            "subtotal": "0.01",
+            "shipping_price": "500",
+            "tax": "9",
             "quantity": "99",
             "paid": "",
             # The lines inline (read-only) as the page sends it: its management form.
@@ -106,7 +122,8 @@ def test_change_keeps_what_was_bought(staff_client, orders):
         },
     )
     assert response.status_code == 302
-    before = {f: getattr(booking, f) for f in ("parts_name", "total_price", "quantity", "paid")}
+    kept = ("parts_name", "total_price", "subtotal", "shipping_price", "tax", "quantity", "paid")
+    before = {f: getattr(booking, f) for f in kept}
     booking.refresh_from_db()
     assert booking.address == "7 New Street, York"
     assert {f: getattr(booking, f) for f in before} == before

@@ -11,6 +11,7 @@ from core.errors import Conflict, NotFound
 from orders import services
 from orders.models import Booking
 from orders.tests.factories import BookingFactory
+from pricing.tests import factories as pricing_factories
 
 BOOKING_FIELDS = {
     "_id",
@@ -21,6 +22,13 @@ BOOKING_FIELDS = {
     "quantity",
     "pricePerUnit",
     "totalPrice",
+    "subtotal",
+    "discount",
+    "voucher",
+    "shipping",
+    "tax",
+    "taxIncluded",
+    "shipTo",
     "address",
     "phone",
     "paid",
@@ -64,15 +72,17 @@ class TestPlaceOrder:
         part.refresh_from_db()
         assert part.available_quantity == 7
 
-    def test_an_order_of_one_line_is_fourteen_sql_statements(
+    def test_an_order_of_one_line_is_seventeen_sql_statements(
         self, as_user, user, part, django_assert_max_num_queries
     ):
         """The token's user, the part, lapsed holds; the account's lock and the client
         address's lock in one statement; the holds of both; kept deadlines; the part's lock;
-        the order, its history, its line; the stock and its movement (on the row already
-        locked); the transaction. The answer's lines are those just written."""
+        the default shipping method, its bands, the tax rate (pricing's quote); the order, its
+        history, its line; the stock and its movement (on the row already locked); the
+        transaction. The answer's lines are those just written."""
+        pricing_factories.method("Standard", bands=[(2000, "6.95")])
         as_user.post("/api/booking", order(part), format="json")  # the account holds some
-        with django_assert_max_num_queries(14):
+        with django_assert_max_num_queries(17):
             response = as_user.post("/api/booking", order(part, quantity=2), format="json")
         assert response.status_code == 201
 

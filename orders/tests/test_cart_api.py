@@ -20,6 +20,7 @@ from catalog.tests.factories import PartFactory
 from conftest import bearer_client
 from orders import periodic
 from orders.models import Cart, CartLine
+from pricing.tests import factories as pricing_factories
 
 LINE_FIELDS = {
     "partId",
@@ -406,18 +407,22 @@ class TestQueries:
         with django_assert_max_num_queries(6):
             assert as_user.get("/api/cart").json()["count"] == 10
 
-    def test_a_checkout_is_twenty_sql_statements(self, as_user, django_assert_max_num_queries):
+    def test_a_checkout_is_twenty_three_sql_statements(
+        self, as_user, django_assert_max_num_queries
+    ):
         """The token's user; the cart's lock, its lines, emptying it; the lapsed holds of its
         parts, the parts; the account's and the address's lock in one statement, the holds of
-        both, kept deadlines, the parts' lock; the order, its history, its lines; the stock
-        and its movements; the savepoints; the answer's lines."""
+        both, kept deadlines, the parts' lock; the default shipping method, its bands, the tax
+        rate (pricing's quote); the order, its history, its lines; the stock and its
+        movements; the savepoints; the answer's lines."""
+        pricing_factories.method("Standard", bands=[(2000, "6.95")])
         where = {"address": "1 Road", "phone": "12345"}
         parts = [PartFactory(minimum_order_quantity=1, available_quantity=5) for _ in range(4)]
         add(as_user, parts[0], 1)
         as_user.post("/api/checkout", where, format="json")  # the account's first order
         for part in parts[1:]:
             add(as_user, part, 1)
-        with django_assert_max_num_queries(20):
+        with django_assert_max_num_queries(23):
             assert as_user.post("/api/checkout", where, format="json").status_code == 201
 
     def test_a_checkout_of_three_lines_takes_as_many_queries_as_one_of_one(self, as_user):

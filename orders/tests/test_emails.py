@@ -22,6 +22,7 @@ from orders import emails, services, tasks
 from orders.models import Booking
 from orders.tests.factories import BookingFactory
 from orders.tests.stripe_helpers import intent_event, intent_id_of, pay, signed
+from pricing.tests.factories import method, tax_rate
 from tests.smtp_fake import SilentServer
 from tests.stripe_fake import free_port
 
@@ -52,6 +53,10 @@ def place(client, part, quantity=2):
         {"partId": part.pk, "quantity": quantity, "address": "1 Road", "phone": "+441130000000"},
         format="json",
     )
+
+
+def ORDER_OF_THREE(part):
+    return {"partId": part.pk, "quantity": 3, "address": "1 Road", "phone": "+441130000000"}
 
 
 def parts(message):
@@ -88,6 +93,56 @@ def test_placing_an_order_mails_the_shopper_a_link_to_pay(mailbox, as_user, user
     assert "Part:\r\n  3 × Chain kit 520 at $40.00: $120.00\r\nUnits:          3" in text
     assert f'href="{pay_url}"' in html
     assert "Please pay by" in text  # the order holds its parts until its hold lapses
+
+
+def test_the_placed_mail_shows_the_breakdown(mailbox, as_user, settings):
+    settings.SHOP_COUNTRY, settings.PRICES_INCLUDE_TAX = "DE", True
+    tax_rate("DE", "19")
+    express = method("Express", bands=[(30000, "14.99")], eta="1–2 business days")
+    part = PartFactory(name="Chain kit 520", price=Decimal("40.00"), available_quantity=10)
+
+    response = as_user.post(
+        "/api/booking",
+        {**ORDER_OF_THREE(part), "shippingMethod": express.pk},
+        format="json",
+    )
+    settle()
+
+    assert response.status_code == 201
+    [message] = mailbox
+    text, html = parts(message)
+    assert (
+        "Subtotal:       $120.00\r\nShipping:       Express: $14.99\r\n"
+        "Tax:            Includes $21.55 tax\r\nTotal:          $134.99"
+    ) in text
+    for shown in ("Subtotal", "$120.00", "Express: $14.99", "Includes $21.55 tax", "$134.99"):
+        assert shown in html
+    assert "Discount" not in text
+
+
+def test_the_paid_mail_shows_the_discount_and_free_shipping(mailbox, admins):
+    booking = BookingFactory(
+        quantity=2,
+        part__price=Decimal("50.00"),
+        subtotal=Decimal("100.00"),
+        discount=Decimal("10.00"),
+        voucher_code="RIDE10",
+        shipping_method="Standard",
+        tax=Decimal("0"),
+        total_price=Decimal("90.00"),
+    )
+
+    assert services.booking_mark_paid(booking_id=booking.pk, transaction_id="pi_breakdown")
+    settle()
+
+    [receipt] = mailbox.to(booking.user.email)
+    text, html = parts(receipt)
+    assert (
+        "Subtotal:       $100.00\r\nDiscount (RIDE10): -$10.00\r\n"
+        "Shipping:       Standard: Free\r\nTax:            $0.00\r\nTotal:          $90.00"
+    ) in text
+    for shown in ("Discount (RIDE10)", "-$10.00", "Standard: Free", "$90.00"):
+        assert shown in html
 
 
 def test_links_are_at_site_url_whatever_host_the_order_came_through(mailbox, as_user, settings):

@@ -12,11 +12,14 @@ from django.core.cache import cache, caches
 from django.http import StreamingHttpResponse
 from django.utils import timezone
 
+from accounts.tests.factories import UserFactory
+from catalog.tests.factories import PartFactory
 from core.tests.islands import island_props, page_text
 from orders.exports import HEADER
 from orders.models import Booking
 from orders.serializers import SEARCH_TOO_LONG, STATE_UNKNOWN
 from orders.tests.factories import BookingFactory
+from orders.tests.test_services_placing_lines import place_lines
 
 pytestmark = pytest.mark.django_db
 
@@ -225,6 +228,10 @@ def test_csv_header_is_api_md_s_wording():
         "transaction id",
         "address",
         "phone",
+        "subtotal",
+        "discount",
+        "shipping",
+        "tax",
     ]
 
 
@@ -240,6 +247,9 @@ def test_csv_row_holds_the_order(as_admin, db):
         transaction_id="pi_123",
         address='7 Fell Road, "Top flat"\nKendal',
         phone="5550100",
+        discount=Decimal("29.9"),
+        shipping_price=Decimal("14.99"),
+        tax=Decimal("45.26"),
     )
 
     rows = csv_rows(as_admin.get(CSV))
@@ -257,7 +267,24 @@ def test_csv_row_holds_the_order(as_admin, db):
         "pi_123",
         '7 Fell Road, "Top flat"\nKendal',
         "5550100",
+        "299.00",
+        "29.90",
+        "14.99",
+        "45.26",
     ]
+
+
+def test_csv_gives_an_orders_breakdown_once_whatever_its_lines(as_admin, db):
+    parts = [
+        PartFactory(price=Decimal("10"), available_quantity=5, minimum_order_quantity=1)
+        for _ in range(2)
+    ]
+    order = place_lines(UserFactory(), *[(part, 1) for part in parts])
+    Booking.objects.filter(pk=order.pk).update(shipping_price=Decimal("6.95"))
+
+    rows = [row for row in csv_rows(as_admin.get(CSV)) if row[0] == str(order.pk)]
+
+    assert [row[12:] for row in rows] == [["20.00", "0.00", "6.95", "0.00"], ["", "", "", ""]]
 
 
 def test_csv_takes_the_same_filters(as_admin, orders):
@@ -331,6 +358,25 @@ def test_csv_reads_in_chunks_of_a_server_side_cursor(as_admin, db, django_assert
 def admin_client(client, admin_user):
     client.force_login(admin_user)
     return client
+
+
+def test_the_page_gives_its_island_each_orders_breakdown(admin_client, db):
+    order = BookingFactory(
+        subtotal=Decimal("100"),
+        discount=Decimal("10"),
+        voucher_code="RIDE10",
+        shipping_method="Express",
+        shipping_price=Decimal("14.99"),
+        shipping_eta="1–2 business days",
+        total_price=Decimal("104.99"),
+    )
+
+    (row,) = island_props(admin_client.get(PAGE), "manage-orders")["orders"]
+
+    assert row["_id"] == order.pk
+    assert (row["subtotal"], row["discount"], row["voucher"]) == (100.0, 10.0, "RIDE10")
+    assert row["shipping"] == {"method": "Express", "price": 14.99, "eta": "1–2 business days"}
+    assert (row["tax"], row["taxIncluded"], row["totalPrice"]) == (0.0, True, 104.99)
 
 
 def test_the_page_shows_the_filters_and_the_orders_as_the_api_does(admin_client, as_admin, orders):

@@ -26,6 +26,18 @@ STATES = {
     "part deleted": {"part": None, "parts_name": "Gone", "price_per_unit": Decimal("5")},
     "no hold": {"expires_at": None},
     "odd money": {"price_per_unit": Decimal("1249.5"), "quantity": 3},
+    "priced": {
+        "subtotal": Decimal("80"),
+        "discount": Decimal("8.5"),
+        "voucher_code": "RIDE10",
+        "shipping_method": "Express",
+        "shipping_price": Decimal("14.99"),
+        "shipping_eta": "1–2 business days",
+        "tax": Decimal("3.1"),
+        "tax_included": False,
+        "total_price": Decimal("89.59"),
+        "ship_to": {"fullName": "Jane Rider", "country": "US", "region": "IL"},
+    },
 }
 
 

@@ -116,7 +116,7 @@ def test_the_order_page_lists_every_line(client, user, order, pads, rotor):
 
     assert "Brake pads $12.50 2 $25.00" in text
     assert "Rotor $80.00 1 $80.00" in text
-    assert "Units 3 Total $105.00" in text
+    assert "Units 3 Subtotal $105.00 Shipping Free Tax $0.00 Total $105.00" in text
 
 
 def test_the_payment_page_lists_every_line_and_one_total(client, user, order):
@@ -168,7 +168,8 @@ def test_the_mails_list_the_lines(order, mailoutbox, settings):
     assert mail.subject == f"Order #{order.pk} placed"
     assert (
         "Parts:\n  2 × Brake pads at $12.50: $25.00\n  1 × Rotor at $80.00: $80.00\n"
-        "Units:          3\nTotal:          $105.00"
+        "Units:          3\nSubtotal:       $105.00\nShipping:       Free\nTax:            $0.00\n"
+        "Total:          $105.00"
     ) in mail.body
     html = mail.alternatives[0][0]
     assert "2 × Brake pads at $12.50: $25.00" in html

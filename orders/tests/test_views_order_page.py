@@ -43,6 +43,38 @@ def test_the_owner_sees_the_order_with_the_time_to_pay(client, stripe_on, user, 
     assert props["order"]["url"] == url(order)
 
 
+def test_the_page_shows_the_breakdown(client, user, order):
+    Booking.objects.filter(pk=order.pk).update(
+        subtotal="1300.00",
+        discount="16.99",
+        voucher_code="WINTER",
+        shipping_method="Express",
+        shipping_price="14.99",
+        tax="207.55",
+    )
+    client.force_login(user)
+    text = page_text(client.get(url(order)))
+    for shown in (
+        "Subtotal $1,300.00",
+        "Discount (WINTER) -$16.99",
+        "Shipping Express: $14.99",
+        "Tax Includes $207.55 tax",
+        "Total $1,298.00",
+    ):
+        assert shown in text
+
+
+def test_free_shipping_and_tax_added_read_so(client, user, order):
+    Booking.objects.filter(pk=order.pk).update(
+        shipping_method="Standard", tax="12.00", tax_included=False
+    )
+    client.force_login(user)
+    text = page_text(client.get(url(order)))
+    assert "Shipping Standard: Free" in text
+    assert "Tax $12.00" in text
+    assert "Discount" not in text
+
+
 def test_an_admin_sees_it_without_a_pay_button(client, stripe_on, admin_user, order):
     client.force_login(admin_user)
     response = client.get(url(order))

@@ -1,6 +1,6 @@
 import { dateTime } from "../lib/dates.js";
 import { money } from "../lib/format.js";
-import { approveOrder, isDeletable, isRefundable, refundOrder } from "../lib/orders.js";
+import { approveOrder, isDeletable, isRefundable, priceRows, refundOrder } from "../lib/orders.js";
 import { toastFailure } from "../lib/toasts.jsx";
 import { AsyncButton } from "./AsyncButton.jsx";
 import { DeleteOrderButton } from "./OrderButtons.jsx";
@@ -62,7 +62,18 @@ export function ManageOrderRow({ number, order, onDeleted, onChanged }) {
         <span className="block text-xs">Order #{order._id}</span>
       </td>
       <td>{order.quantity}</td>
-      <td className="whitespace-nowrap">{money(order.totalPrice)}</td>
+      <td className="whitespace-nowrap">
+        <span className="font-semibold">{money(order.totalPrice)}</span>
+        <dl className="text-xs">
+          {priceRows(order)
+            .slice(0, -1)
+            .map(([label, amount]) => (
+              <div key={label}>
+                <dt className="inline">{label}</dt> <dd className="inline">{amount}</dd>
+              </div>
+            ))}
+        </dl>
+      </td>
       <td>
         <StateBadge state={order.state} />
       </td>

@@ -1,6 +1,13 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { api } from "./api.js";
-import { approveOrder, deleteOrder, isDeletable, isRefundable, refundOrder } from "./orders.js";
+import {
+  approveOrder,
+  deleteOrder,
+  isDeletable,
+  isRefundable,
+  priceRows,
+  refundOrder,
+} from "./orders.js";
 import { notify } from "./toasts.jsx";
 
 vi.mock("./api.js", () => ({ api: vi.fn() }));
@@ -60,5 +67,44 @@ describe("what each state allows", () => {
     const states = ["unpaid", "expired", "pending", "shipped", "refunded"];
     expect(states.filter((state) => isDeletable({ state }))).toEqual(["unpaid", "expired"]);
     expect(states.filter((state) => isRefundable({ state }))).toEqual(["pending", "shipped"]);
+  });
+});
+
+describe("priceRows", () => {
+  const priced = {
+    subtotal: 100,
+    discount: 10,
+    voucher: "RIDE10",
+    shipping: { method: "Express", price: 14.99, eta: "1–2 business days" },
+    tax: 16.68,
+    taxIncluded: true,
+    totalPrice: 104.99,
+  };
+
+  it("writes the breakdown as the order page does", () => {
+    expect(priceRows(priced)).toEqual([
+      ["Subtotal", "$100.00"],
+      ["Discount (RIDE10)", "-$10.00"],
+      ["Shipping", "Express: $14.99"],
+      ["Tax", "Includes $16.68 tax"],
+      ["Total", "$104.99"],
+    ]);
+  });
+
+  it("leaves the discount out without one, and says Free and the tax added", () => {
+    const plain = {
+      ...priced,
+      discount: 0,
+      voucher: null,
+      shipping: { method: "Standard", price: 0, eta: "" },
+      tax: 2.5,
+      taxIncluded: false,
+    };
+    expect(priceRows(plain)).toEqual([
+      ["Subtotal", "$100.00"],
+      ["Shipping", "Standard: Free"],
+      ["Tax", "$2.50"],
+      ["Total", "$104.99"],
+    ]);
   });
 });

@@ -206,6 +206,8 @@ def demo_orders_seed(*, user: User) -> int:
     """The new demo shopper's orders, one in each state, through the ordering rules (so
     stock is reserved as for any order); the number created."""
     created = 0
+    # Shipped by the demo's own free "Standard" (a shop's own default may not carry them).
+    standard = ShippingMethod.objects.filter(name="Standard").values_list("pk", flat=True)
     for order in demo_data.ORDERS:
         part = Part.objects.filter(name=order.part).first()
         if part is None or part.available_quantity < order.quantity:
@@ -216,6 +218,7 @@ def demo_orders_seed(*, user: User) -> int:
             quantity=order.quantity,
             address=demo_data.ADDRESS,
             phone=demo_data.PHONE,
+            shipping_method=standard.first(),
         )
         if order.state in {Booking.State.PENDING, Booking.State.SHIPPED, Booking.State.REFUNDED}:
             booking_mark_paid(booking_id=booking.pk, transaction_id=f"pi_demo_{booking.pk}")
