@@ -1,5 +1,7 @@
 """Input and output shapes of the accounts API."""
 
+from collections.abc import Mapping
+
 from django.contrib.auth.password_validation import validate_password
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db import transaction
@@ -212,11 +214,16 @@ class AddressInputSerializer(serializers.Serializer):
     phone = PhoneField()
     isDefault = serializers.BooleanField(source="is_default", required=False)
 
-    def validate_postcode(self, value):
+    def to_internal_value(self, data):
         # The country as given (its own field may be refused), so a US address hears about
-        # its ZIP code together with the other fields' messages.
-        country = self.initial_data.get("country")
-        country = country.strip().upper() if isinstance(country, str) else ""
+        # its ZIP code together with the other fields' messages (validate_postcode). Kept
+        # here, not read from initial_data, which a nested address (a checkout's shipTo) lacks.
+        given = data.get("country") if isinstance(data, Mapping) else None
+        self._country_given = given.strip().upper() if isinstance(given, str) else ""
+        return super().to_internal_value(data)
+
+    def validate_postcode(self, value):
+        country = self._country_given
         try:
             v.validate_postcode(value, country=country)
         except DjangoValidationError as exc:
