@@ -167,9 +167,7 @@ def test_a_voucher_that_stops_applying_shows_why_and_takes_nothing(as_user, part
 def test_a_visitor_applies_a_code_and_keeps_it_at_sign_in(client, user, part):
     pricing_factories.voucher("RIDE10")
     client.post("/api/cart", {"partId": part.pk, "quantity": 2}, content_type="application/json")
-    response = client.post(
-        "/api/cart/voucher", {"code": "RIDE10"}, content_type="application/json"
-    )
+    response = client.post("/api/cart/voucher", {"code": "RIDE10"}, content_type="application/json")
     assert response.json()["discount"] == 2.45
 
     client.force_login(user)  # the visitor's cart joins the account's at sign-in

@@ -123,9 +123,7 @@ def test_a_new_address_ships_the_order_and_is_not_saved_unless_asked(filled, use
 
 
 def test_save_this_address_saves_it_with_the_order(filled, user):
-    response = filled.post(
-        "/api/checkout", {"shipTo": SHIP_TO, "saveAddress": True}, format="json"
-    )
+    response = filled.post("/api/checkout", {"shipTo": SHIP_TO, "saveAddress": True}, format="json")
 
     assert response.status_code == 201
     saved = Address.objects.get(owner=user)
@@ -136,9 +134,7 @@ def test_a_full_address_book_refuses_saving_with_nothing_held(filled, user, part
     for _ in range(MAX_ADDRESSES):
         address_create(owner=user, **SAVED)
 
-    response = filled.post(
-        "/api/checkout", {"shipTo": SHIP_TO, "saveAddress": True}, format="json"
-    )
+    response = filled.post("/api/checkout", {"shipTo": SHIP_TO, "saveAddress": True}, format="json")
 
     assert response.status_code == 400
     assert list(response.json()) == ["saveAddress"]

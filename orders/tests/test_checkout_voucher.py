@@ -56,9 +56,7 @@ def test_a_free_shipping_code_makes_the_orders_shipping_free(as_user, part):
     express = pricing_factories.method("Express", bands=[(5000, "14.99")])
     fill(as_user, part, 1, "FREESHIP")
 
-    response = as_user.post(
-        "/api/checkout", {**WHERE, "shippingMethod": express.pk}, format="json"
-    )
+    response = as_user.post("/api/checkout", {**WHERE, "shippingMethod": express.pk}, format="json")
 
     body = response.json()
     assert (body["discount"], body["shipping"]["price"], body["totalPrice"]) == (0, 0, 30)

@@ -42,9 +42,7 @@ def test_the_last_use_goes_to_exactly_one_shopper():
     parts = [a_part() for _ in range(SHOPPERS)]
     shoppers = [shopper_with(part, "LAST") for part in parts]
 
-    answers = at_once(
-        [lambda c=c: c.post("/api/checkout", WHERE, format="json") for c in shoppers]
-    )
+    answers = at_once([lambda c=c: c.post("/api/checkout", WHERE, format="json") for c in shoppers])
 
     codes = sorted(answer.status_code for answer in answers)
     assert codes == [201] + [409] * (SHOPPERS - 1)
