@@ -63,6 +63,7 @@ class BookingOutputSerializer(serializers.ModelSerializer):
     taxIncluded = serializers.BooleanField(source="tax_included")
     shipTo = serializers.JSONField(source="ship_to", allow_null=True)
     transactionId = serializers.CharField(source="transaction_id")
+    invoiceNumber = serializers.CharField(source="invoice_number", allow_null=True)
     status = serializers.ChoiceField(choices=Booking.Status.choices, allow_null=True)
     state = serializers.ChoiceField(choices=Booking.State.choices)
     createdAt = serializers.DateTimeField(source="created_at")
@@ -93,6 +94,7 @@ class BookingOutputSerializer(serializers.ModelSerializer):
             "paid",
             "status",
             "transactionId",
+            "invoiceNumber",
             "state",
             "createdAt",
             "expiresAt",
@@ -161,6 +163,7 @@ def booking_json(booking: Booking) -> dict:
         "paid": booking.paid,
         "status": None if status is None else str(status),
         "transactionId": booking.transaction_id,
+        "invoiceNumber": booking.invoice_number,
         "state": str(state),
         "createdAt": _when(booking.created_at),
         "expiresAt": _when(booking.hold_expires_at),

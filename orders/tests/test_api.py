@@ -34,6 +34,7 @@ BOOKING_FIELDS = {
     "paid",
     "status",
     "transactionId",
+    "invoiceNumber",
     "state",
     "createdAt",
     "expiresAt",
