@@ -20,7 +20,8 @@ def seller() -> dict:
 
 def ship_to_lines(booking: Booking) -> list[str]:
     """Where the order ships, a line each: its copy of the address ("Jane Rider", "1 Main St",
-    "Apt 2", "Springfield, IL 62701", "United States"), or the spec's one line of free text."""
+    "Apt 2", "Springfield, IL 62701", "United States of America"), or the spec's one line of
+    free text."""
     copy = booking.ship_to
     if not copy:
         return [booking.address]
