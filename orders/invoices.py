@@ -32,10 +32,12 @@ def ship_to_lines(booking: Booking) -> list[str]:
     return [line for line in lines if line]
 
 
-def invoice_context(booking: Booking) -> dict:
-    """What the invoice page shows of `booking` (read with its lines)."""
+def invoice_context(booking: Booking, *, order_url: str | None = None) -> dict:
+    """What the invoice page shows of `booking` (read with its lines); "Back to Order #N" goes
+    to `order_url`, the order's page by default."""
     return {
         "booking": booking,
+        "order_url": order_url or booking.get_absolute_url(),
         "seller": seller(),
         "ship_to_lines": ship_to_lines(booking),
     }

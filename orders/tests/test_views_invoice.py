@@ -89,6 +89,8 @@ def test_the_owner_sees_the_invoice_as_a_person_reads_it(client, seller, user, o
     ):
         assert shown in text
     assert "Refunded" not in text
+    back = f'<a href="/dashboard/orders/{booking.pk}" class="btn btn-ghost btn-sm">'
+    assert f"{back}Back to Order #{booking.pk}</a>" in response.content.decode()
 
 
 def test_the_seller_is_the_shops_name_when_nothing_else_is_set(client, settings, user, order):
