@@ -2,10 +2,9 @@
 
 from django.db import transaction
 
-from core.background import run_after_commit
 from core.errors import Conflict, NotFound
 
-from .. import tasks
+from .. import emails
 from ..models import Booking
 from .common import ORDER_GONE, ORDER_REFUNDED, booking_locked, orders_changed
 
@@ -31,6 +30,6 @@ def booking_approve(*, booking: Booking) -> bool:
         locked.status = Booking.Status.APPROVED
         locked.save(update_fields=["status"])
         orders_changed()
-        run_after_commit(tasks.send_booking_shipped, booking_id=locked.pk)
+        emails.booking_mail_shipped(booking_id=locked.pk)
     booking.refresh_from_db()
     return changed

@@ -7,10 +7,9 @@ from django.db import transaction
 from django.utils import timezone
 
 from catalog.stock import stock_lock_parts, stock_release_orders
-from core.background import run_after_commit
 from pricing.services import voucher_give_back
 
-from .. import payments, tasks
+from .. import emails, payments
 from ..models import Booking, BookingLine
 from ..selectors import lapsed_holds_of_parts_exist
 from .common import booking_locked, orders_changed, release_lines
@@ -80,7 +79,7 @@ def _release_lapsed(due) -> int:
     if with_voucher := [pk for pk, code in rows if code]:
         voucher_give_back(order_ids=with_voucher)
     _record_versions(ids, reason="The order's hold lapsed unpaid")
-    run_after_commit(tasks.send_bookings_expired, booking_ids=ids)
+    emails.bookings_mail_expired(booking_ids=ids)
     return len(ids)
 
 
@@ -149,5 +148,5 @@ def _booking_withdraw(*, booking_id: int, part_id: int) -> bool:
     if locked.voucher_code:
         voucher_give_back(order_ids=[locked.pk])
     gone = locked.lines.filter(part_id=part_id).values_list("parts_name", flat=True).first()
-    run_after_commit(tasks.send_booking_withdrawn, booking_id=locked.pk, part_name=gone)
+    emails.booking_mail_withdrawn(booking_id=locked.pk, part_name=gone)
     return True

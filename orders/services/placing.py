@@ -19,7 +19,6 @@ from django.db.models import Value
 
 from catalog.models import Part
 from catalog.stock import stock_lock_parts, stock_shortfall, stock_take_lines
-from core.background import run_after_commit
 from core.errors import Conflict
 from core.locks import NamedLock
 from pricing import selectors as pricing_selectors
@@ -28,9 +27,8 @@ from pricing.quotes import Line, Quote, ShippingRefused, quote
 from pricing.services import voucher_lock, voucher_record_use
 from pricing.vouchers import NOT_VALID, VoucherRefused
 
-from .. import tasks
+from .. import emails
 from ..bounds import MAX_TOTAL, TOTAL_TOO_LARGE, Bound, line_bound_text
-from ..emails import stock_fell_below_minimum
 from ..models import Booking, BookingLine
 from .common import booking_locked, orders_changed
 from .expiring import booking_release_lapsed_holds
@@ -335,7 +333,7 @@ def _booking_create(
         voucher_record_use(voucher=locked_voucher, user=user, email=user.email, order_id=booking.pk)
     _reserve(booking=booking, lines=lines, by=user)
     orders_changed()
-    run_after_commit(tasks.send_booking_placed, booking_id=booking.pk)
+    emails.booking_mail_placed(booking_id=booking.pk)
     return booking
 
 
@@ -404,11 +402,9 @@ def _reserve(*, booking: Booking, lines: list[BookingLine], by) -> None:
     for line in lines:
         after, minimum = line.part.available_quantity, line.part.minimum_order_quantity
         before = after + line.quantity
-        if stock_fell_below_minimum(before=before, after=after, minimum=minimum):
-            # Only then: the task checks the same rule again, and most orders need no task.
-            run_after_commit(
-                tasks.send_low_stock, booking_id=booking.pk, before=before, part_id=line.part_id
-            )
+        if emails.stock_fell_below_minimum(before=before, after=after, minimum=minimum):
+            # Only then: the mail checks the same rule again, and most orders need no mail.
+            emails.part_mail_low_stock(booking_id=booking.pk, before=before, part_id=line.part_id)
 
 
 @transaction.atomic
