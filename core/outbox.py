@@ -102,13 +102,7 @@ def _due():
 def _send_next(connection, tried: set[int]) -> int | None:
     """The next due mail, its row locked until it is marked: 1 sent, 0 not; None when there
     is none left (each mail is tried once a run)."""
-    email = (
-        _due()
-        .exclude(pk__in=tried)
-        .order_by("pk")
-        .select_for_update(skip_locked=True)
-        .first()
-    )
+    email = _due().exclude(pk__in=tried).order_by("pk").select_for_update(skip_locked=True).first()
     if email is None:
         return None
     tried.add(email.pk)

@@ -36,9 +36,13 @@ ADMIN_PAID_SUBJECT = "New paid order: Order #{id}, {total}"
 ADMIN_LOW_STOCK_SUBJECT = "Low stock: {name} ({available} left, minimum order {minimum})"
 
 
-def booking_mail_placed(*, booking_id: int) -> int:
-    """To the shopper: what was ordered, the total and a link to pay."""
-    booking = _booking(booking_id)
+def booking_mail_placed(*, booking_id: int | None = None, booking: Booking | None = None) -> int:
+    """To the shopper: what was ordered, the total and a link to pay. `booking` is the order
+    just placed, as its transaction holds it (its user and placed lines: nothing read again)."""
+    if booking is None:
+        booking = _booking(booking_id)
+    elif is_muted():
+        return 0
     if booking is None:
         return 0
     context = {"booking": booking, "pay_url": absolute_url(f"/dashboard/payment/{booking.pk}")}
@@ -194,8 +198,8 @@ def compose(*, template: str, subject: str, to: list[str], context: dict) -> Ema
 
 
 def _bookings(booking_ids: list[int]):
-    return Booking.objects.select_related("user").prefetch_related("lines").filter(
-        pk__in=booking_ids
+    return (
+        Booking.objects.select_related("user").prefetch_related("lines").filter(pk__in=booking_ids)
     )
 
 

@@ -39,7 +39,8 @@ from pricing.models import ShippingMethod, TaxRate, Voucher
 
 VOUCHER = "BENCH-CHECKOUT"
 METHOD = "Bench courier"
-MAX_STATEMENTS = 23  # 20 before vouchers, shipping and tax, plus 3 (issue 30)
+# 20 before vouchers, shipping and tax, plus 3 (issue 30), plus the placed mail's row (issue 31)
+MAX_STATEMENTS = 24
 
 LINES = 3
 STOCK = 1_000_000  # enough that no run runs out
@@ -194,7 +195,7 @@ def measure(
             f"SQL statements of a checkout of {LINES} lines with a voucher, a shipping method "
             "and a tax rate",
             f"{counted}",
-            f"≤ {MAX_STATEMENTS} (20 before vouchers, shipping and tax, plus 3)",
+            f"≤ {MAX_STATEMENTS} (20 before vouchers, shipping and tax, plus 3, plus the mail)",
             counted <= MAX_STATEMENTS,
         ),
     ]

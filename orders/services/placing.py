@@ -333,7 +333,7 @@ def _booking_create(
         voucher_record_use(voucher=locked_voucher, user=user, email=user.email, order_id=booking.pk)
     _reserve(booking=booking, lines=lines, by=user)
     orders_changed()
-    emails.booking_mail_placed(booking_id=booking.pk)
+    emails.booking_mail_placed(booking=booking)
     return booking
 
 
