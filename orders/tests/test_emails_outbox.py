@@ -170,3 +170,25 @@ def test_a_worker_killed_while_sending_sends_the_rest_once_when_it_starts_again(
     )
     assert Email.objects.filter(status=STATUS.sent).count() == 20
     assert "core.tasks.send_outbox" in log.read_text()
+
+
+def test_django_admin_shows_the_outbox_and_requeues_a_mail(staff_client, mailbox, user):
+    order = place(user, PartFactory(available_quantity=10))
+    settle()
+    mail = Email.objects.get()
+
+    listing = staff_client.get("/admin/post_office/email/")
+    page = staff_client.get(f"/admin/post_office/email/{mail.pk}/change/")
+    requeued = staff_client.post(
+        "/admin/post_office/email/",
+        {"action": "requeue", "_selected_action": [mail.pk]},
+    )
+
+    assert listing.status_code == page.status_code == 200
+    assert f"Order #{order.pk} placed" in listing.content.decode()
+    assert user.email in page.content.decode()
+    assert requeued.status_code == 302
+    mail.refresh_from_db()
+    assert mail.status == STATUS.queued
+    assert outbox_send() == 1  # sent again, as the operator asked
+    assert [m["Subject"] for m in mailbox] == [f"Order #{order.pk} placed"] * 2
