@@ -76,7 +76,7 @@ def bookings_mail_expired(*, booking_ids: list[int]) -> int:
     """booking_mail_expired for a batch of lapsed holds: read at once, written at once."""
     if is_muted():
         return 0
-    bookings = _bookings(booking_ids).filter(released_at__isnull=False)
+    bookings = _bookings(booking_ids)
     return _queue(
         [
             _shopper_message(
