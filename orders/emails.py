@@ -9,6 +9,7 @@ mails it wrote.
 """
 
 import logging
+from collections.abc import Iterable
 from email.utils import formataddr, parseaddr
 
 from django.conf import settings
@@ -69,14 +70,16 @@ def booking_mail_shipped(*, booking_id: int) -> int:
 
 def booking_mail_expired(*, booking_id: int) -> int:
     """To the shopper: the hold lapsed unpaid; the units are back on sale."""
-    return bookings_mail_expired(booking_ids=[booking_id])
-
-
-def bookings_mail_expired(*, booking_ids: list[int]) -> int:
-    """booking_mail_expired for a batch of lapsed holds: read at once, written at once."""
     if is_muted():
         return 0
-    bookings = _bookings(booking_ids)
+    return bookings_mail_expired(bookings=_bookings([booking_id]))
+
+
+def bookings_mail_expired(*, bookings: Iterable[Booking]) -> int:
+    """booking_mail_expired for a batch of lapsed holds, as read with their user and lines
+    (select_related("user"), prefetch_related("lines")): written at once."""
+    if is_muted():
+        return 0
     return _queue(
         [
             _shopper_message(

@@ -78,16 +78,19 @@ def _release_lapsed(due) -> int:
     Booking.objects.filter(pk__in=ids).update(released_at=now)
     if with_voucher := [pk for pk, code in rows if code]:
         voucher_give_back(order_ids=with_voucher)
-    _record_versions(ids, reason="The order's hold lapsed unpaid")
-    emails.bookings_mail_expired(booking_ids=ids)
+    # Read once, as released: for their history and their shoppers' mails.
+    bookings = list(
+        Booking.objects.select_related("user").prefetch_related("lines").filter(pk__in=ids)
+    )
+    _record_versions(bookings, reason="The order's hold lapsed unpaid")
+    emails.bookings_mail_expired(bookings=bookings)
     return len(ids)
 
 
-def _record_versions(ids: list[int], *, reason: str) -> None:
+def _record_versions(bookings: list[Booking], *, reason: str) -> None:
     """Keep a history version of orders changed by one UPDATE (the history sees saves only):
     two queries for the batch. Nobody made the change but the shop itself, whichever request
     happened to set it off (a shopper's order releases other shoppers' lapsed holds)."""
-    bookings = list(Booking.objects.filter(pk__in=ids))
     for booking in bookings:
         booking._history_user = None  # django-simple-history's documented way to name nobody
     Booking.history.bulk_history_create(bookings, update=True, default_change_reason=reason)
