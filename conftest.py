@@ -171,6 +171,7 @@ def mailbox(settings, smtp_server):
     """Mail goes by SMTP to the loopback server; the messages it received in this test."""
     smtp_server.messages.clear()
     smtp_server.refuse_once.clear()
+    smtp_server.handler.hold = None
     settings.EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
     settings.EMAIL_HOST = "127.0.0.1"
     settings.EMAIL_PORT = smtp_server.port

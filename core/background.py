@@ -48,6 +48,11 @@ def muted() -> Iterator[None]:
         _muted.reset(token)
 
 
+def is_muted() -> bool:
+    """Inside muted(): no background work, and no mail written (core/outbox.py)."""
+    return _muted.get()
+
+
 def wait_idle(timeout: float | None = None) -> bool:
     """Wait for the in-process tasks started so far; False if some still run after `timeout`.
 

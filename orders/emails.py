@@ -1,20 +1,26 @@
-"""The order e-mails: composed from templates/emails/ (HTML with a plain-text part), sent in the
-shop's name through Django's mail (SMTP when EMAIL_HOST is set), with links from SITE_URL.
+"""The order e-mails: composed from templates/emails/ (HTML with a plain-text part), in the
+shop's name, with links from SITE_URL, and written into the outbox (core/outbox.py) in the
+transaction of the change that causes them: a change that rolls back mails nothing, and the
+worker sends them once it commits (a thread of the web process without a broker).
 
-Each function is what one background task does (orders/tasks.py); each reads what it needs
-again, so it mails what is stored, and does nothing when the order or part is gone.
+The services call these inside their transaction; each reads what it needs again, so it
+mails what is stored, and writes nothing when the order or part is gone. Each returns how many
+mails it wrote.
 """
 
 import logging
+from collections.abc import Iterable
 from email.utils import formataddr, parseaddr
 
 from django.conf import settings
-from django.core.mail import EmailMultiAlternatives, get_connection
+from django.core.mail import EmailMultiAlternatives
 from django.db.models import Q
 from django.template.loader import render_to_string
 
 from accounts.models import User
+from core.background import is_muted
 from core.links import absolute_url
+from core.outbox import outbox_queue
 from core.templatetags.money import money
 
 from .models import Booking, BookingLine
@@ -31,13 +37,17 @@ ADMIN_PAID_SUBJECT = "New paid order: Order #{id}, {total}"
 ADMIN_LOW_STOCK_SUBJECT = "Low stock: {name} ({available} left, minimum order {minimum})"
 
 
-def booking_mail_placed(*, booking_id: int) -> int:
-    """To the shopper: what was ordered, the total and a link to pay."""
-    booking = _booking(booking_id)
+def booking_mail_placed(*, booking_id: int | None = None, booking: Booking | None = None) -> int:
+    """To the shopper: what was ordered, the total and a link to pay. `booking` is the order
+    just placed, as its transaction holds it (its user and placed lines: nothing read again)."""
+    if booking is None:
+        booking = _booking(booking_id)
+    elif is_muted():
+        return 0
     if booking is None:
         return 0
     context = {"booking": booking, "pay_url": absolute_url(f"/dashboard/payment/{booking.pk}")}
-    return _send([_shopper_message(booking, "booking_placed", PLACED_SUBJECT, context)])
+    return _queue([_shopper_message(booking, "booking_placed", PLACED_SUBJECT, context)])
 
 
 def booking_mail_paid(*, booking_id: int) -> int:
@@ -52,7 +62,7 @@ def booking_mail_paid(*, booking_id: int) -> int:
         if booking.invoice_number
         else None,
     }
-    return _send([_shopper_message(booking, "booking_paid", PAID_SUBJECT, context)])
+    return _queue([_shopper_message(booking, "booking_paid", PAID_SUBJECT, context)])
 
 
 def booking_mail_shipped(*, booking_id: int) -> int:
@@ -61,20 +71,37 @@ def booking_mail_shipped(*, booking_id: int) -> int:
     if booking is None or booking.state != Booking.State.SHIPPED:
         return 0
     context = {"booking": booking, "orders_url": absolute_url("/dashboard/myorder")}
-    return _send([_shopper_message(booking, "booking_shipped", SHIPPED_SUBJECT, context)])
+    return _queue([_shopper_message(booking, "booking_shipped", SHIPPED_SUBJECT, context)])
 
 
 def booking_mail_expired(*, booking_id: int) -> int:
     """To the shopper: the hold lapsed unpaid; the units are back on sale."""
-    booking = _booking(booking_id)
-    if booking is None or booking.state != Booking.State.EXPIRED:
+    if is_muted():
         return 0
-    context = {
-        "booking": booking,
-        "part_url": _again_url(booking),
-        "orders_url": absolute_url("/dashboard/myorder"),
-    }
-    return _send([_shopper_message(booking, "booking_expired", EXPIRED_SUBJECT, context)])
+    return bookings_mail_expired(bookings=_bookings([booking_id]))
+
+
+def bookings_mail_expired(*, bookings: Iterable[Booking]) -> int:
+    """booking_mail_expired for a batch of lapsed holds, as read with their user and lines
+    (select_related("user"), prefetch_related("lines")): written at once."""
+    if is_muted():
+        return 0
+    return _queue(
+        [
+            _shopper_message(
+                booking,
+                "booking_expired",
+                EXPIRED_SUBJECT,
+                {
+                    "booking": booking,
+                    "part_url": _again_url(booking),
+                    "orders_url": absolute_url("/dashboard/myorder"),
+                },
+            )
+            for booking in bookings
+            if booking.state == Booking.State.EXPIRED
+        ]
+    )
 
 
 def _again_url(booking: Booking) -> str:
@@ -90,7 +117,7 @@ def booking_mail_refunded(*, booking_id: int) -> int:
     if booking is None or booking.state != Booking.State.REFUNDED:
         return 0
     context = {"booking": booking, "orders_url": absolute_url("/dashboard/myorder")}
-    return _send([_shopper_message(booking, "booking_refunded", REFUNDED_SUBJECT, context)])
+    return _queue([_shopper_message(booking, "booking_refunded", REFUNDED_SUBJECT, context)])
 
 
 def booking_mail_withdrawn(*, booking_id: int, part_name: str | None = None) -> int:
@@ -104,7 +131,7 @@ def booking_mail_withdrawn(*, booking_id: int, part_name: str | None = None) -> 
         "part_name": part_name or booking.parts_name,
         "parts_url": absolute_url("/allparts"),
     }
-    return _send([_shopper_message(booking, "booking_withdrawn", WITHDRAWN_SUBJECT, context)])
+    return _queue([_shopper_message(booking, "booking_withdrawn", WITHDRAWN_SUBJECT, context)])
 
 
 def booking_mail_paid_admins(*, booking_id: int) -> int:
@@ -114,7 +141,7 @@ def booking_mail_paid_admins(*, booking_id: int) -> int:
         return 0
     subject = ADMIN_PAID_SUBJECT.format(id=booking.pk, total=money(booking.total_price))
     context = {"booking": booking, "manage_url": absolute_url("/dashboard/manageorders")}
-    return _send(_admin_messages("admin_booking_paid", subject, context))
+    return _queue(_admin_messages("admin_booking_paid", subject, context))
 
 
 def stock_fell_below_minimum(*, before: int, after: int, minimum: int) -> bool:
@@ -128,6 +155,8 @@ def part_mail_low_stock(*, booking_id: int, before: int, part_id: int | None = N
     """To every shop admin, when this order's line of `part_id` (its first line when None)
     took that part's stock from `before` across the part's minimum order quantity. A cancelled
     order (its stock is back) reports nothing."""
+    if is_muted():
+        return 0
     lines = BookingLine.objects.select_related("part").filter(booking_id=booking_id)
     line = (lines if part_id is None else lines.filter(part_id=part_id)).first()
     part = line.part if line else None
@@ -147,7 +176,7 @@ def part_mail_low_stock(*, booking_id: int, before: int, part_id: int | None = N
         "part_url": absolute_url(part.get_absolute_url()),
         "manage_url": absolute_url("/dashboard/manageparts"),
     }
-    return _send(_admin_messages("admin_low_stock", subject, context))
+    return _queue(_admin_messages("admin_low_stock", subject, context))
 
 
 def from_address() -> str:
@@ -177,10 +206,17 @@ def compose(*, template: str, subject: str, to: list[str], context: dict) -> Ema
     return message
 
 
+def _bookings(booking_ids: list[int]):
+    return (
+        Booking.objects.select_related("user").prefetch_related("lines").filter(pk__in=booking_ids)
+    )
+
+
 def _booking(booking_id: int) -> Booking | None:
-    booking = (
-        Booking.objects.select_related("user").prefetch_related("lines").filter(pk=booking_id)
-    ).first()
+    """The order as stored; None when it is gone, or no mail is to be written (muted)."""
+    if is_muted():
+        return None
+    booking = _bookings([booking_id]).first()
     if booking is None:
         logger.info("Order #%s is gone: no mail", booking_id)
     return booking
@@ -202,8 +238,5 @@ def _admin_messages(template: str, subject: str, context: dict) -> list[EmailMul
     ]
 
 
-def _send(messages: list[EmailMultiAlternatives]) -> int:
-    if not messages:
-        return 0
-    # One connection for all of them; a failure raises, for the task to retry or log.
-    return get_connection(fail_silently=False).send_messages(messages)
+def _queue(messages: list[EmailMultiAlternatives]) -> int:
+    return outbox_queue(messages)

@@ -286,10 +286,15 @@ class Booking(models.Model):
         return tracking_url(self.carrier, self.tracking_number)
 
     @property
+    def shown_lines(self) -> Iterable["BookingLine"]:
+        """The order's lines: those just written when it was placed (nothing read again),
+        else lines.all() (read them with prefetch_related("lines"), as the selectors do)."""
+        return self.lines.all() if self.placed_lines is None else self.placed_lines
+
+    @property
     def summary(self) -> "LinesSummary":
-        """What was bought, as the API's one-line fields show it (LinesSummary.of its lines:
-        read them with prefetch_related("lines"), as the selectors do)."""
-        return LinesSummary.of(self.lines.all())
+        """What was bought, as the API's one-line fields show it (LinesSummary.of its lines)."""
+        return LinesSummary.of(self.shown_lines)
 
     # The summary's fields, for templates, Django admin and the API's serializer.
 

@@ -1,6 +1,6 @@
 """Celery beat's periodic work of orders (CELERY_BEAT_SCHEDULE): each task a thin call of a
-service. Apart from orders/tasks.py, which the services import to hand out their mail, so that
-no two modules import each other; the worker imports this one through CELERY_IMPORTS."""
+service. (Order mail is written by the services into the outbox and sent by core/tasks.py.)
+The worker imports this module through CELERY_IMPORTS."""
 
 from datetime import timedelta
 

@@ -1,6 +1,8 @@
 """Mail servers on loopback for the tests: a real SMTP server (aiosmtpd) that keeps what it
-receives, and one that accepts connections and never answers (a hanging mail server)."""
+receives (and can hold a sender in the middle of a mail), and one that accepts connections and
+never answers (a hanging mail server)."""
 
+import asyncio
 import socket
 import threading
 import time
@@ -25,12 +27,32 @@ class Received(list):
         return [message for message in self if address in message.envelope_to]
 
 
+class Hold:
+    """Once `after` messages have arrived, the next sender is held at its recipient (the mail
+    not yet taken) until release(); `holding` is set while one is held."""
+
+    def __init__(self, after: int):
+        self.after = after
+        self.holding = threading.Event()
+        self.released = threading.Event()
+
+    def release(self) -> None:
+        self.released.set()
+
+
 class _Keep:
     def __init__(self, received: Received, refuse_once: set[str]):
         self.received = received
         self.refuse_once = refuse_once
+        self.hold: Hold | None = None
 
     async def handle_RCPT(self, server, session, envelope, address, rcpt_options):
+        hold = self.hold
+        if hold and not hold.released.is_set() and len(self.received) >= hold.after:
+            hold.holding.set()
+            while not hold.released.is_set():
+                await asyncio.sleep(0.02)
+            return "451 Try again later"
         if address in self.refuse_once:  # a transient failure: the next try goes through
             self.refuse_once.discard(address)
             return "451 Try again later"
@@ -50,8 +72,9 @@ class SMTPServer:
     def __init__(self):
         self.messages = Received()
         self.refuse_once: set[str] = set()  # recipients refused (451) the next time only
+        self.handler = _Keep(self.messages, self.refuse_once)
         self.controller = Controller(
-            _Keep(self.messages, self.refuse_once),
+            self.handler,
             hostname="127.0.0.1",
             port=free_port(),
             ready_timeout=10,
@@ -60,6 +83,11 @@ class SMTPServer:
     @property
     def port(self) -> int:
         return self.controller.port
+
+    def hold_after(self, count: int) -> Hold:
+        """Hold the sender of the message after the first `count` (see Hold)."""
+        self.handler.hold = Hold(count)
+        return self.handler.hold
 
     def start(self) -> "SMTPServer":
         self.controller.start()

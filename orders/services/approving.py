@@ -4,10 +4,9 @@ it gives them."""
 from django.db import transaction
 from django.utils import timezone
 
-from core.background import run_after_commit
 from core.errors import Conflict, NotFound
 
-from .. import tasks
+from .. import emails
 from ..models import Booking
 from ..shipments import carrier_name
 from .common import ORDER_GONE, ORDER_REFUNDED, booking_locked, orders_changed
@@ -44,6 +43,6 @@ def booking_approve(*, booking: Booking, carrier: str = "", tracking_number: str
         locked.save(update_fields=["status", "shipped_at", *given])
         orders_changed()
     if shipping:
-        run_after_commit(tasks.send_booking_shipped, booking_id=locked.pk)
+        emails.booking_mail_shipped(booking_id=locked.pk)
     booking.refresh_from_db()
     return changed

@@ -239,6 +239,7 @@ def cart_checkout(
             shipping_method=shipping_method,
             ship_to=ship.copy,
             voucher=cart.voucher,
+            savepoint=False,  # this transaction is the order's: a refusal ends it all
         )
         if save_address and ship.fields is not None:
             ship_to_save(user=user, ship=ship)

@@ -7,10 +7,9 @@ from django.db import transaction
 from django.utils import timezone
 
 from catalog.stock import stock_lock_parts, stock_release_orders
-from core.background import run_after_commit
 from pricing.services import voucher_give_back
 
-from .. import payments, tasks
+from .. import emails, payments
 from ..models import Booking, BookingLine
 from ..selectors import lapsed_holds_of_parts_exist
 from .common import booking_locked, orders_changed, release_lines
@@ -79,16 +78,19 @@ def _release_lapsed(due) -> int:
     Booking.objects.filter(pk__in=ids).update(released_at=now)
     if with_voucher := [pk for pk, code in rows if code]:
         voucher_give_back(order_ids=with_voucher)
-    _record_versions(ids, reason="The order's hold lapsed unpaid")
-    run_after_commit(tasks.send_bookings_expired, booking_ids=ids)
+    # Read once, as released: for their history and their shoppers' mails.
+    bookings = list(
+        Booking.objects.select_related("user").prefetch_related("lines").filter(pk__in=ids)
+    )
+    _record_versions(bookings, reason="The order's hold lapsed unpaid")
+    emails.bookings_mail_expired(bookings=bookings)
     return len(ids)
 
 
-def _record_versions(ids: list[int], *, reason: str) -> None:
+def _record_versions(bookings: list[Booking], *, reason: str) -> None:
     """Keep a history version of orders changed by one UPDATE (the history sees saves only):
     two queries for the batch. Nobody made the change but the shop itself, whichever request
     happened to set it off (a shopper's order releases other shoppers' lapsed holds)."""
-    bookings = list(Booking.objects.filter(pk__in=ids))
     for booking in bookings:
         booking._history_user = None  # django-simple-history's documented way to name nobody
     Booking.history.bulk_history_create(bookings, update=True, default_change_reason=reason)
@@ -149,5 +151,5 @@ def _booking_withdraw(*, booking_id: int, part_id: int) -> bool:
     if locked.voucher_code:
         voucher_give_back(order_ids=[locked.pk])
     gone = locked.lines.filter(part_id=part_id).values_list("parts_name", flat=True).first()
-    run_after_commit(tasks.send_booking_withdrawn, booking_id=locked.pk, part_name=gone)
+    emails.booking_mail_withdrawn(booking_id=locked.pk, part_name=gone)
     return True

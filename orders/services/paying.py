@@ -13,10 +13,9 @@ from django.utils import timezone
 
 from catalog.models import Part
 from catalog.stock import stock_reserve
-from core.background import run_after_commit
 from core.errors import Conflict, NotFound
 
-from .. import payments, tasks
+from .. import emails, payments
 from ..models import Booking
 from .common import ORDER_GONE, ORDER_REFUNDED, Settled, booking_locked, orders_changed
 from .invoicing import invoice_number_take
@@ -129,8 +128,8 @@ def settle_locked(locked: Booking, *, intent_id: str) -> str:
         record_refund(locked, refund_id=refund_id)
         return Settled.REFUNDED
     _record_payment(locked, transaction_id=intent_id, invoiced=True)
-    run_after_commit(tasks.send_booking_paid, booking_id=locked.pk)
-    run_after_commit(tasks.send_booking_paid_to_admins, booking_id=locked.pk)
+    emails.booking_mail_paid(booking_id=locked.pk)
+    emails.booking_mail_paid_admins(booking_id=locked.pk)
     return Settled.PAID
 
 

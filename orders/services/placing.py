@@ -19,7 +19,6 @@ from django.db.models import Value
 
 from catalog.models import Part
 from catalog.stock import stock_lock_parts, stock_shortfall, stock_take_lines
-from core.background import run_after_commit
 from core.errors import Conflict
 from core.locks import NamedLock
 from pricing import selectors as pricing_selectors
@@ -28,9 +27,8 @@ from pricing.quotes import Line, Quote, ShippingRefused, quote
 from pricing.services import voucher_lock, voucher_record_use
 from pricing.vouchers import NOT_VALID, VoucherRefused
 
-from .. import tasks
+from .. import emails
 from ..bounds import MAX_TOTAL, TOTAL_TOO_LARGE, Bound, line_bound_text
-from ..emails import stock_fell_below_minimum
 from ..models import Booking, BookingLine
 from .common import booking_locked, orders_changed
 from .expiring import booking_release_lapsed_holds
@@ -176,14 +174,15 @@ def booking_place(
             or 0
         )
     try:
-        return _booking_create(
-            user=user,
-            wanted=[(part.pk, part, quantity)],
-            address=address,
-            phone=phone,
-            client_address=client_address,
-            method=method,
-        )
+        with transaction.atomic():
+            return _booking_create(
+                user=user,
+                wanted=[(part.pk, part, quantity)],
+                address=address,
+                phone=phone,
+                client_address=client_address,
+                method=method,
+            )
     except LineUnavailable as refused:
         if refused.stock_changed:
             raise Conflict(refused.reason) from None
@@ -201,12 +200,16 @@ def booking_place_lines(
     shipping_method: int | None = None,
     ship_to: dict | None = None,
     voucher: Voucher | None = None,
+    savepoint: bool = True,
 ) -> Booking:
     """Place one order of several lines, `(part_id, quantity)` each (one part named twice is
     one line of both quantities), at the server's prices, from `client_address` (as for
     booking_place), shipped to `ship_to` (the address's fields; None: the free-text
     `address`, to SHOP_COUNTRY), with `voucher` (the code the shopper applied, or None): all
-    lines or none.
+    lines or none. Inside a caller's transaction, the order is a savepoint of it, so a
+    refusal leaves that transaction usable; `savepoint=False` (Django's atomic's own) when
+    the caller's transaction is the order's and ends with the refusal (a checkout), which
+    spares two statements.
 
     LineUnavailable (409 naming the part) when a line cannot be had, Conflict (409) at
     MAX_UNPAID_ORDERS, PricesChanged (409) when `expected_total` (the total the shopper was
@@ -224,20 +227,20 @@ def booking_place_lines(
         raise ValueError("an order needs at least one line")
     booking_release_lapsed_holds(part_ids=list(wanted))  # committed on their own, as above
     parts = Part.objects.defer("search_vector").in_bulk(list(wanted))
-    return _booking_create(
-        user=user,
-        wanted=[(pk, parts.get(pk), wanted[pk]) for pk in sorted(wanted)],
-        address=address,
-        phone=phone,
-        client_address=client_address,
-        expected_total=expected_total,
-        method=method,
-        ship_to=ship_to,
-        voucher=voucher,
-    )
+    with transaction.atomic(savepoint=savepoint):
+        return _booking_create(
+            user=user,
+            wanted=[(pk, parts.get(pk), wanted[pk]) for pk in sorted(wanted)],
+            address=address,
+            phone=phone,
+            client_address=client_address,
+            expected_total=expected_total,
+            method=method,
+            ship_to=ship_to,
+            voucher=voucher,
+        )
 
 
-@transaction.atomic
 def _booking_create(
     *,
     user,
@@ -251,7 +254,8 @@ def _booking_create(
     voucher: Voucher | None = None,
 ) -> Booking:
     """Record the order and have the catalog reserve each line's stock, at the server's
-    prices; the order holds that stock for ORDER_HOLD_SECONDS (or until the account's earliest
+    prices, in the caller's transaction (its atomic block: the locks below last until it
+    ends, and a refusal rolls it back); the order holds that stock for ORDER_HOLD_SECONDS (or until the account's earliest
     earlier hold of one of its parts lapses: holds.hold_deadline).
 
     `wanted` is `(part_id, the shopper's view of the part or None when it is gone, quantity)`
@@ -335,7 +339,7 @@ def _booking_create(
         voucher_record_use(voucher=locked_voucher, user=user, email=user.email, order_id=booking.pk)
     _reserve(booking=booking, lines=lines, by=user)
     orders_changed()
-    run_after_commit(tasks.send_booking_placed, booking_id=booking.pk)
+    emails.booking_mail_placed(booking=booking)
     return booking
 
 
@@ -404,11 +408,9 @@ def _reserve(*, booking: Booking, lines: list[BookingLine], by) -> None:
     for line in lines:
         after, minimum = line.part.available_quantity, line.part.minimum_order_quantity
         before = after + line.quantity
-        if stock_fell_below_minimum(before=before, after=after, minimum=minimum):
-            # Only then: the task checks the same rule again, and most orders need no task.
-            run_after_commit(
-                tasks.send_low_stock, booking_id=booking.pk, before=before, part_id=line.part_id
-            )
+        if emails.stock_fell_below_minimum(before=before, after=after, minimum=minimum):
+            # Only then: the mail checks the same rule again, and most orders need no mail.
+            emails.part_mail_low_stock(booking_id=booking.pk, before=before, part_id=line.part_id)
 
 
 @transaction.atomic

@@ -4,10 +4,9 @@ shipped."""
 from django.db import transaction
 from django.utils import timezone
 
-from core.background import run_after_commit
 from core.errors import Conflict, NotFound
 
-from .. import payments, tasks
+from .. import emails, payments
 from ..models import Booking
 from .common import ORDER_GONE, ORDER_REFUNDED, booking_locked, orders_changed, release_lines
 
@@ -63,4 +62,4 @@ def record_refund(locked: Booking, *, refund_id: str) -> None:
     locked.refund_id = refund_id
     locked.save(update_fields=["refunded_at", "refund_id"])
     orders_changed()
-    run_after_commit(tasks.send_booking_refunded, booking_id=locked.pk)
+    emails.booking_mail_refunded(booking_id=locked.pk)

@@ -1,8 +1,8 @@
 """Order e-mails, as an SMTP server on loopback receives them (tests/smtp_fake.py).
 
-These tests commit (transactional_db): the mail goes out after the order's transaction
-commits, from a background thread of this process (no broker), which reads the order with
-its own database connection. background.wait_idle() waits for that thread.
+These tests commit (transactional_db): the mail is written into the outbox in the order's
+transaction and goes out after it commits, from a background thread of this process (no
+broker). background.wait_idle() waits for that thread.
 """
 
 import logging
@@ -12,13 +12,15 @@ from decimal import Decimal
 
 import pytest
 from django.utils import timezone
+from post_office.models import STATUS, Email
 
 from accounts.tests.factories import AdminFactory, UserFactory
 from catalog.stock import stock_adjust
 from catalog.tests.factories import PartFactory
 from conftest import bearer_client
 from core import background
-from orders import emails, services, tasks
+from core.outbox import outbox_send
+from orders import emails, services
 from orders.models import Booking
 from orders.tests.factories import BookingFactory
 from orders.tests.stripe_helpers import intent_event, intent_id_of, pay, signed
@@ -303,7 +305,7 @@ def test_mail_server_down_the_order_is_placed_and_the_failure_logged(settings, a
     settings.EMAIL_HOST, settings.EMAIL_PORT = "127.0.0.1", free_port()  # nobody listens
     part = PartFactory()
 
-    with caplog.at_level(logging.ERROR, logger="core.background"):
+    with caplog.at_level(logging.ERROR, logger="core.outbox"):
         started = time.monotonic()
         response = place(as_user, part)
         elapsed = time.monotonic() - started
@@ -311,9 +313,13 @@ def test_mail_server_down_the_order_is_placed_and_the_failure_logged(settings, a
 
     assert response.status_code == 201
     assert elapsed < 1
-    assert Booking.objects.filter(pk=response.json()["insertedId"]).exists()
-    failures = [r for r in caplog.records if "send_booking_placed" in r.getMessage()]
+    order_id = response.json()["insertedId"]
+    assert Booking.objects.filter(pk=order_id).exists()
+    failures = [r for r in caplog.records if f"Order #{order_id} placed" in r.getMessage()]
     assert failures and isinstance(failures[0].exc_info[1], ConnectionRefusedError)
+    # Kept in the outbox, to be tried again later.
+    [mail] = Email.objects.filter(subject=f"Order #{order_id} placed")
+    assert (mail.status, mail.number_of_retries) == (STATUS.requeued, 1)
 
 
 def test_mail_server_that_hangs_does_not_slow_the_order(settings, as_user, caplog):
@@ -323,7 +329,7 @@ def test_mail_server_that_hangs_does_not_slow_the_order(settings, as_user, caplo
     settings.EMAIL_TIMEOUT = 5
     part = PartFactory()
 
-    with caplog.at_level(logging.ERROR, logger="core.background"):
+    with caplog.at_level(logging.ERROR, logger="core.outbox"):
         try:
             started = time.monotonic()
             response = place(as_user, part)
@@ -337,7 +343,8 @@ def test_mail_server_that_hangs_does_not_slow_the_order(settings, as_user, caplo
     assert response.status_code == 201
     assert elapsed < 1  # against a server that would hold the mail for EMAIL_TIMEOUT (5 s)
     assert Booking.objects.filter(pk=response.json()["insertedId"]).exists()
-    assert any("send_booking_placed" in r.getMessage() for r in caplog.records)
+    order_id = response.json()["insertedId"]
+    assert any(f"Order #{order_id} placed" in r.getMessage() for r in caplog.records)
 
 
 def test_a_broker_that_is_down_falls_back_to_this_process(settings, mailbox, as_user, user):
@@ -419,12 +426,21 @@ def test_a_mail_refused_for_a_moment_is_retried_alone(mailbox, smtp_server):
     Booking.objects.update(released_at=timezone.now())  # expired, as the release leaves them
     smtp_server.refuse_once.add("rider1@example.com")
 
-    # Run as the worker would (eagerly here): the refused mail alone is sent again.
-    result = tasks.send_bookings_expired.apply(kwargs={"booking_ids": [o.pk for o in orders]})
-
-    assert result.successful(), result.traceback
-    assert sorted(a for m in mailbox for a in m.envelope_to) == [r.email for r in riders]
+    # The release writes the three mails; the refused one waits in the outbox for its retry.
+    assert services.booking_release_lapsed_holds() == 0  # released already: no mail
+    assert sum(emails.booking_mail_expired(booking_id=o.pk) for o in orders) == 3
+    settle()
+    assert sorted(a for m in mailbox for a in m.envelope_to) == [
+        "rider0@example.com",
+        "rider2@example.com",
+    ]
     assert not smtp_server.refuse_once
+
+    # Its retry is due (as the worker's run every minute finds it): it alone is sent again.
+    Email.objects.filter(status=STATUS.requeued).update(scheduled_time=timezone.now())
+    assert outbox_send() == 1
+    assert outbox_send() == 0
+    assert sorted(a for m in mailbox for a in m.envelope_to) == [r.email for r in riders]
 
 
 def test_the_shipped_mail_carries_the_carrier_and_its_tracking_link(mailbox, as_admin):

@@ -67,6 +67,7 @@ INSTALLED_APPS = [
     "health_check",  # /health/ (shop/urls.py)
     "simple_history",  # who changed a part or an order, and when (Django admin's History)
     "django_countries",  # country codes and names (addresses, shipping methods, tax rates)
+    "post_office",  # the outbox: mail written with its cause, sent by the worker (core/outbox.py)
     "allauth",
     # allauth's e-mail addresses, in their own section of Django admin (not a second "Accounts").
     "shop.apps.EmailAddressesConfig",
@@ -309,7 +310,8 @@ CELERY_TASK_PUBLISH_RETRY_POLICY = {
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_TIMEZONE = TIME_ZONE
 # Periodic work (Celery beat, `celery -A shop worker --beat`): lapsed holds back on the shelf;
-# visitors' carts whose sessions have run out deleted.
+# visitors' carts whose sessions have run out deleted; the outbox sent (the catch-up for mail
+# a worker that died left queued: each mail is also sent right after its transaction commits).
 # Nothing needs it to be correct (the next order of a part releases that part's lapsed holds
 # first); it keeps the catalog's figures fresh.
 CELERY_BEAT_SCHEDULE = {
@@ -318,6 +320,10 @@ CELERY_BEAT_SCHEDULE = {
         "schedule": env.float("HOLDS_RELEASE_EVERY", default=60.0),
     },
     "prune-visitor-carts": {"task": "orders.periodic.prune_visitor_carts", "schedule": 86400.0},
+    "send-outbox": {
+        "task": "core.tasks.send_outbox",
+        "schedule": env.float("OUTBOX_SEND_EVERY", default=60.0),
+    },
 }
 # Modules of tasks beside each app's tasks.py (which Celery finds by itself): the periodic ones.
 CELERY_IMPORTS = ["orders.periodic"]

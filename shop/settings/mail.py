@@ -1,6 +1,9 @@
 """Outgoing mail: SMTP when EMAIL_HOST is set, and the sender's address."""
 
-from .base import SHOP_NAME, env
+from datetime import timedelta
+from urllib.parse import urlsplit
+
+from .base import SHOP_NAME, SITE_URL, env
 
 # SMTP when EMAIL_HOST is set; otherwise mail is printed to the console.
 EMAIL_HOST = env.str("EMAIL_HOST", default="")
@@ -21,3 +24,15 @@ EMAIL_BACKEND = env.str(
 # A bare address is sent in the shop's name (orders/emails.py).
 # Empty counts as unset (compose passes the variables through, empty unless given).
 DEFAULT_FROM_EMAIL = env.str("DEFAULT_FROM_EMAIL", default="") or f"{SHOP_NAME} <shop@localhost>"
+
+# The outbox (django-post-office, core/outbox.py): every mail is a row of its queue, written with
+# its cause and sent by the worker through EMAIL_BACKEND. A mail the server refuses is tried
+# again every RETRY_INTERVAL, up to MAX_RETRIES times (an hour), then marked failed (Django
+# admin's Post Office > Emails queues it again). Each mail keeps one Message-ID however often
+# it is sent.
+POST_OFFICE = {
+    "MAX_RETRIES": 12,
+    "RETRY_INTERVAL": timedelta(minutes=5),
+    "MESSAGE_ID_ENABLED": True,
+    "MESSAGE_ID_FQDN": urlsplit(SITE_URL).hostname or "localhost",
+}

@@ -22,7 +22,7 @@ print(json.dumps({
     "tls": settings.EMAIL_USE_TLS, "timeout": settings.EMAIL_TIMEOUT,
     "from": settings.DEFAULT_FROM_EMAIL, "site": settings.SITE_URL,
     "broker": celery_app.conf.broker_url,
-    "tasks": sorted(name for name in celery_app.tasks if name.startswith("orders.")),
+    "tasks": sorted(name for name in celery_app.tasks if name.startswith(("core.", "orders."))),
 }))
 """
 
@@ -67,14 +67,7 @@ def test_email_host_means_smtp_and_redis_url_is_the_broker():
     assert shown["site"] == "https://shop.example.com"
     assert shown["broker"] == "redis://127.0.0.1:6379/3"
     assert shown["tasks"] == [
+        "core.tasks.send_outbox",
         "orders.periodic.prune_visitor_carts",
         "orders.periodic.release_lapsed_holds",
-        "orders.tasks.send_booking_paid",
-        "orders.tasks.send_booking_paid_to_admins",
-        "orders.tasks.send_booking_placed",
-        "orders.tasks.send_booking_refunded",
-        "orders.tasks.send_booking_shipped",
-        "orders.tasks.send_booking_withdrawn",
-        "orders.tasks.send_bookings_expired",
-        "orders.tasks.send_low_stock",
     ]
