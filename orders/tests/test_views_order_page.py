@@ -131,3 +131,21 @@ def test_my_order_offers_pay_when_card_payments_are_on(client, stripe_on, user, 
     assert props["payUrls"] == {str(order.pk): f"/dashboard/payment/{order.pk}"}
     assert [o["_id"] for o in props["orders"]] == [paid.pk, order.pk]
     assert props["orders"][1]["url"] == url(order)
+
+
+NEXT = "What happens next We are packing your order. We will e-mail you when it ships."
+
+
+@pytest.mark.parametrize(
+    ("fields", "said"),
+    [
+        ({"paid_order": True}, True),
+        ({"shipped": True}, False),
+        ({"paid_order": True, "refunded_at": timezone.now()}, False),
+        ({}, False),  # unpaid
+    ],
+)
+def test_a_paid_order_not_yet_shipped_says_what_happens_next(client, user, fields, said):
+    booking = BookingFactory(user=user, **fields)
+    client.force_login(user)
+    assert (NEXT in page_text(client.get(url(booking)))) is said

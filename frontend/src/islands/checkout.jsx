@@ -11,6 +11,7 @@
 // methods again, so the new total shows before the shopper places the order again.
 import { useCallback, useEffect, useRef, useState } from "react";
 import { AsyncButton } from "../components/AsyncButton.jsx";
+import { DeliveryOptions } from "../components/DeliveryOptions.jsx";
 import { Field } from "../components/Field.jsx";
 import { Totals } from "../components/Totals.jsx";
 import { api } from "../lib/api.js";
@@ -26,7 +27,6 @@ import {
   methodsPath,
   NEW_ADDRESS,
   pickMethod,
-  priceText,
   quoteRows,
 } from "../lib/checkout.js";
 import { flashNext } from "../lib/flash.js";
@@ -353,24 +353,11 @@ function Checkout({
           }
         >
           <legend className="fieldset-legend text-lg">Delivery</legend>
-          {delivery.methods.map((option) => (
-            <label key={option._id} className="flex items-start gap-2 cursor-pointer">
-              <input
-                type="radio"
-                name="delivery"
-                value={option._id}
-                className="radio radio-sm mt-0.5 shrink-0"
-                checked={delivery.picked === option._id}
-                onChange={() => delivery.setPicked(option._id)}
-              />
-              <span className="flex flex-col text-base min-w-0">
-                <span>
-                  <span className="font-medium">{option.name}</span> · {priceText(option.price)}
-                </span>
-                {option.eta && <span className="text-sm text-base-content/70">{option.eta}</span>}
-              </span>
-            </label>
-          ))}
+          <DeliveryOptions
+            methods={delivery.methods}
+            picked={delivery.picked}
+            onPick={delivery.setPicked}
+          />
           {!delivery.methods.length && !delivery.loading && !delivery.failure && (
             <p className="text-base font-semibold" role="status">
               We do not deliver to {countryShown}.
