@@ -153,7 +153,8 @@ def test_a_voucher_express_and_the_same_breakdown_on_the_order_page(axe_page, wi
     )
 
 
-def test_a_country_no_method_delivers_to_says_so_and_a_new_address_is_saved(site):
+def test_a_country_no_method_delivers_to_says_so_and_a_new_address_is_saved(axe_page):
+    site = axe_page
     demo_methods(countries=("US",))
     shopper = UserFactory(name="Ola Nordmann")
     a_cart(shopper)
@@ -172,6 +173,7 @@ def test_a_country_no_method_delivers_to_says_so_and_a_new_address_is_saved(site
     expect(delivery(site).get_by_role("radio")).to_have_count(0)
     expect(place).to_be_disabled()
     shot(site, "checkout-no-delivery")
+    axe_clean(site)  # the new address form, and no method
 
     site.get_by_label("Country").select_option(label="United States of America")
     expect(delivery(site).get_by_role("radio", name=re.compile(r"^Standard"))).to_be_checked()
@@ -194,6 +196,7 @@ def test_a_country_no_method_delivers_to_says_so_and_a_new_address_is_saved(site
     expect(postcode).to_have_attribute("aria-invalid", "true")
     expect(postcode).to_have_accessible_description(re.compile("ZIP", re.IGNORECASE))
     assert not Booking.objects.exists()
+    axe_clean(site)  # a field's error
 
     postcode.fill("62701")
     place.click()
@@ -309,3 +312,32 @@ def test_a_voucher_that_needs_more_says_how_much_and_remove_takes_it_off(site):
     expect(site.get_by_text("Code applied")).to_have_count(0)
     expect(total_of(site.locator("main"))).to_have_text("$73.50")
     expect(code).to_be_focused()
+
+
+def test_the_purchase_form_offers_delivery_and_its_total(site):
+    demo_methods()
+    shopper = UserFactory()
+    part = PartFactory(
+        name="Chain kit", price=Decimal("50.00"), minimum_order_quantity=1, available_quantity=9
+    )
+    sign_in(site, shopper)
+    site.goto(f"/purchaseintent/{part.pk}")
+    form = site.get_by_role("form", name="Purchase form")
+    methods = form.get_by_role("group", name="Delivery")
+    standard = methods.get_by_role("radio", name=re.compile(r"^Standard · Free"))
+    express = methods.get_by_role("radio", name=re.compile(r"^Express · \$14\.99"))
+    expect(standard).to_be_checked()
+    expect(form.get_by_text("Total: $50.00")).to_be_visible()
+
+    express.check()
+    expect(form.get_by_text("Total: $64.99")).to_be_visible()
+    type_into(form.get_by_label(re.compile(r"^Quantity")), "2")
+    expect(form.get_by_text("Total: $114.99")).to_be_visible()  # asked again for 2
+    expect(express).to_be_checked()
+
+    form.get_by_label("Phone").fill("0123456789")
+    form.get_by_label("Address").fill("7 Gear Lane, Springfield")
+    form.get_by_role("button", name="Submit").click()
+    expect(site).to_have_url(ORDER_PAGE)
+    booking = Booking.objects.get(user=shopper)
+    assert (booking.shipping_method, booking.total_price) == ("Express", Decimal("114.99"))
