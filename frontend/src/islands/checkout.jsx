@@ -262,6 +262,7 @@ function Checkout({
       }
       if (error.status === 409 && (error.body.cart || error.body.voucher)) {
         if (error.body.cart) setCart(error.body.cart);
+        else api("/api/cart").then(setCart, () => {}); // the voucher's problem, said above the total
         setNotice(error.message);
         delivery.refresh(); // the new total, to place it at now
         return;
@@ -373,6 +374,12 @@ function Checkout({
           <h2 id="checkout-total" className="sr-only">
             Order total
           </h2>
+          {cart.voucherProblem && (
+            <p className="text-warning-content text-sm mb-2">
+              {cart.voucher?.code ? `${cart.voucher.code}: ` : ""}
+              {cart.voucherProblem}
+            </p>
+          )}
           <Totals rows={quote ? quoteRows(quote) : cartRows(cart)} />
         </section>
         <AsyncButton type="submit" busy={busy} disabled={!canPlace} className="btn-primary">
