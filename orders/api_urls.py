@@ -1,6 +1,6 @@
 from core.routing import optional_slash
 
-from . import api, cart_api, checkout_api
+from . import api, cart_api, checkout_api, shipping_api
 
 urlpatterns = [
     *optional_slash("booking", api.BookingListApi.as_view(), "booking-list"),
@@ -14,6 +14,11 @@ urlpatterns = [
     *optional_slash("stripe/webhook", api.StripeWebhookApi.as_view(), "stripe-webhook"),
     *optional_slash("stats", api.StatsApi.as_view(), "stats"),
     *optional_slash("cart", cart_api.CartApi.as_view(), "cart-api"),
+    *optional_slash("cart/voucher", cart_api.CartVoucherApi.as_view(), "cart-voucher"),
     *optional_slash("cart/<int:pk>", cart_api.CartLineApi.as_view(), "cart-line"),
     *optional_slash("checkout", checkout_api.CheckoutApi.as_view(), "checkout-api"),
+    # GET for shoppers (priced for their cart); the owner's POST is pricing.api's.
+    *optional_slash(
+        "shipping-methods", shipping_api.ShippingMethodsApi.as_view(), "shipping-method-list"
+    ),
 ]

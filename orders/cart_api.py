@@ -19,11 +19,13 @@ from core.throttles import VisitorWriteThrottle
 from . import services
 from .cart_requests import cart_keep, cart_of_request, cart_read_for
 from .serializers import MONEY, PART_REQUIRED, QUANTITY_NOT_WHOLE
+from .throttles import VoucherTryThrottle
 
 # Not personal, not secret: it tells the page's script that this browser has a cart, so the
 # navbar's count is filled in without making visitors' pages personal (site.js).
 COUNT_COOKIE = "cart_units"
 PART_NOT_WHOLE = "partId must be a whole number"
+VOUCHER_CODE_REQUIRED = "Enter a voucher code."
 
 
 class CartAddInputSerializer(serializers.Serializer):
@@ -59,10 +61,27 @@ class CartLineOutputSerializer(serializers.Serializer):
     warning = serializers.CharField(allow_null=True, default=None)
 
 
+class CartVoucherOutputSerializer(serializers.Serializer):
+    code = serializers.CharField()
+    kind = serializers.CharField()
+    value = serializers.DecimalField(**MONEY)
+
+
 class CartOutputSerializer(serializers.Serializer):
     lines = CartLineOutputSerializer(many=True)
     count = serializers.IntegerField()
+    subtotal = serializers.DecimalField(**MONEY)
+    discount = serializers.DecimalField(**MONEY)
+    voucher = CartVoucherOutputSerializer(allow_null=True)
+    # The voucher's message when it no longer applies to the cart (its discount is then 0).
+    voucherProblem = serializers.CharField(allow_null=True)
     total = serializers.DecimalField(**MONEY)
+
+
+class CartVoucherInputSerializer(serializers.Serializer):
+    code = serializers.CharField(
+        trim_whitespace=True, error_messages=required(VOUCHER_CODE_REQUIRED)
+    )
 
 
 def cart_data(request, cart) -> dict:
@@ -148,4 +167,32 @@ class CartLineApi(APIView):
         cart = cart_of_request(request)
         if 0 < pk <= MAX_ID:
             services.cart_remove(cart=cart, part_id=pk)
+        return cart_response(request, cart)
+
+
+class CartVoucherApi(APIView):
+    """The cart's voucher: one code per order; applying another replaces it (when it holds
+    up). Visitors' tries are limited as their other cart writes are, accounts' by
+    VoucherTryThrottle: codes are not to be guessed."""
+
+    permission_classes = [AllowAny]
+    throttle_classes = [VisitorWriteThrottle, VoucherTryThrottle]
+
+    @extend_schema(
+        request=CartVoucherInputSerializer,
+        responses={200: CartOutputSerializer, **errors(400, 415, 429)},
+    )
+    def post(self, request):
+        data = CartVoucherInputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        cart = services.cart_voucher_apply(
+            cart=cart_of_request(request), user=request.user, code=data.validated_data["code"]
+        )
+        cart_keep(request, cart)
+        return cart_response(request, cart)
+
+    @extend_schema(responses={200: CartOutputSerializer})
+    def delete(self, request):
+        cart = cart_of_request(request)
+        services.cart_voucher_remove(cart=cart)
         return cart_response(request, cart)

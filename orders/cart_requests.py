@@ -13,10 +13,11 @@ def cart_of_request(request) -> Cart | None:
     """The asker's cart: the signed-in account's, else the one the visitor's session names;
     None when there is none yet."""
     user = request.user
+    carts = Cart.objects.select_related("voucher")
     if user.is_authenticated:
-        return Cart.objects.filter(user=user).first()
+        return carts.filter(user=user).first()
     cart_id = request.session.get(SESSION_KEY)
-    return Cart.objects.filter(pk=cart_id, user__isnull=True).first() if cart_id else None
+    return carts.filter(pk=cart_id, user__isnull=True).first() if cart_id else None
 
 
 def cart_keep(request, cart: Cart) -> None:

@@ -8,25 +8,51 @@ from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from core.api import created, errors
+from accounts.serializers import AddressInputSerializer
+from core.api import MAX_ID, created, errors
 from core.clients import client_address
+from core.fields import PhoneField, required
+from core.phones import PHONE_REQUIRED
 
 from . import services
 from .cart_api import COUNT_COOKIE, CartOutputSerializer, cart_data
 from .cart_requests import cart_of_request
-from .serializers import MONEY, BookingInputSerializer, BookingOutputSerializer, booking_json
+from .serializers import (
+    ADDRESS_REQUIRED,
+    MONEY,
+    BookingInputSerializer,
+    BookingOutputSerializer,
+    booking_json,
+)
+from .services.ship_to import ADDRESS_UNKNOWN
 from .throttles import OrderThrottle
 
 EXPECTED_TOTAL_INVALID = "expectedTotal must be the total you were shown, in dollars (e.g. 76.50)"
 
 
 class CheckoutInputSerializer(BookingInputSerializer):
-    """Where the order goes, with the rules of a booking's address and phone; and the total
-    the shopper was shown (optional: older clients do not send it)."""
+    """Where the order goes: one of the account's addresses (`addressId`), a new one
+    (`shipTo`, saved with `saveAddress`), or the spec's free-text `address` and `phone`, with
+    the rules of a booking's; the shipping method; and the total the shopper was shown
+    (optional: older clients do not send it)."""
 
     partId = None
     partsName = None
     quantity = None
+    address = serializers.CharField(
+        max_length=500, required=False, error_messages=required(ADDRESS_REQUIRED)
+    )
+    phone = PhoneField(required=False)
+    addressId = serializers.IntegerField(
+        required=False,
+        min_value=1,
+        max_value=MAX_ID,
+        error_messages=dict.fromkeys(
+            ("invalid", "min_value", "max_value", "max_string_length"), ADDRESS_UNKNOWN
+        ),
+    )
+    shipTo = AddressInputSerializer(required=False)
+    saveAddress = serializers.BooleanField(required=False, default=False)
     expectedTotal = serializers.DecimalField(
         **MONEY,
         required=False,
@@ -43,10 +69,32 @@ class CheckoutInputSerializer(BookingInputSerializer):
         ),
     )
 
+    def validate(self, data):
+        if "addressId" in data or "shipTo" in data:
+            return data
+        missing = {
+            name: [message]
+            for name, message in (("address", ADDRESS_REQUIRED), ("phone", PHONE_REQUIRED))
+            if not data.get(name)
+        }
+        if missing:
+            raise serializers.ValidationError(missing)
+        return data
+
+
+def ship_to_of(user, data: dict) -> services.ShipTo:
+    """Where the checkout's order goes, as the payload says (a saved address first)."""
+    if "addressId" in data:
+        return services.ship_to_saved(user=user, address_id=data["addressId"])
+    if "shipTo" in data:
+        return services.ship_to_new(fields=data["shipTo"])
+    return services.ship_to_text(address=data["address"], phone=data["phone"])
+
 
 class CheckoutConflictSerializer(serializers.Serializer):
     detail = serializers.CharField()
     partId = serializers.IntegerField(required=False)
+    voucher = serializers.CharField(required=False)
     cart = CartOutputSerializer(required=False)
 
 
@@ -65,15 +113,17 @@ class CheckoutApi(APIView):
     def post(self, request):
         data = CheckoutInputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        # A line that cannot be had: services.LineUnavailable, a 409 {"detail", "partId"}.
+        fields = data.validated_data
+        # A line that cannot be had: services.LineUnavailable, a 409 {"detail", "partId"}; a
+        # voucher that no longer applies: VoucherNoLongerApplies, 409 {"detail", "voucher"}.
         try:
             booking = services.cart_checkout(
                 user=request.user,
-                address=data.validated_data["address"],
-                phone=data.validated_data["phone"],
+                ship=ship_to_of(request.user, fields),
                 client_address=client_address(request),
-                expected_total=data.validated_data.get("expectedTotal"),
-                shipping_method=data.validated_data.get("shippingMethod"),
+                expected_total=fields.get("expectedTotal"),
+                shipping_method=fields.get("shippingMethod"),
+                save_address=fields["saveAddress"],
             )
         except services.PricesChanged as changed:
             # Nothing was held: the cart as it is now, at the prices an order would take.

@@ -460,6 +460,11 @@ class Cart(models.Model):
         blank=True,
         related_name="cart",
     )
+    # The code the shopper applied (one per order): checked again when the cart is shown and
+    # at checkout, where its use is counted. A voucher deleted by the owner leaves the cart.
+    voucher = models.ForeignKey(
+        "pricing.Voucher", on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 

@@ -16,6 +16,7 @@ MONEY = {"max_digits": 12, "decimal_places": 2, "coerce_to_string": False}
 STATE_UNKNOWN = "State must be one of: " + ", ".join(Booking.State.values)
 SEARCH_TOO_LONG = "Search words can be at most 200 characters"
 QUANTITY_NOT_WHOLE = "Quantity must be a whole number"
+ADDRESS_REQUIRED = "Address is required"
 
 
 class BookingLineOutputSerializer(serializers.ModelSerializer):
@@ -188,7 +189,7 @@ class BookingInputSerializer(serializers.Serializer):
     quantity = serializers.IntegerField(
         error_messages={**required("Quantity is required"), "invalid": QUANTITY_NOT_WHOLE},
     )
-    address = serializers.CharField(max_length=500, error_messages=required("Address is required"))
+    address = serializers.CharField(max_length=500, error_messages=required(ADDRESS_REQUIRED))
     phone = PhoneField()
     # The id of the shipping method (pricing); absent or null: the shop's default method.
     shippingMethod = serializers.IntegerField(

@@ -63,7 +63,8 @@ def method_body(method: ShippingMethod) -> dict:
 
 class ShippingMethodListApi(APIView):
     """The owner adds methods here. (GET ?country=, the methods that deliver a shopper's cart,
-    priced for it, needs the cart: the orders app answers it.)"""
+    priced for it, needs the cart: orders.shipping_api extends this view with it and routes
+    the path.)"""
 
     permission_classes = [IsShopAdmin]
 

@@ -2,10 +2,9 @@ from core.routing import optional_slash
 
 from . import api
 
+# /api/shipping-methods itself is routed by orders (orders.shipping_api): shoppers' GET is
+# priced for their cart, which pricing, below orders, cannot read.
 urlpatterns = [
-    *optional_slash(
-        "shipping-methods", api.ShippingMethodListApi.as_view(), "shipping-method-list"
-    ),
     *optional_slash(
         "shipping-methods/<int:pk>", api.ShippingMethodDetailApi.as_view(), "shipping-method-detail"
     ),

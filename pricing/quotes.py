@@ -73,6 +73,14 @@ class Quote:
         return self.subtotal - self.discount
 
 
+@dataclass(frozen=True)
+class Choice:
+    """A method that can deliver an order, and what the order costs by it."""
+
+    method: ShippingMethod
+    quote: Quote
+
+
 def quote(
     *,
     lines: Iterable[Line],
@@ -86,33 +94,88 @@ def quote(
     """What an order of `lines` shipped to `country` (and `region`) by `method` (the default
     when None) with `voucher` costs `user` (or the guest of `email`). VoucherRefused when the
     voucher does not apply, ShippingRefused when the method cannot deliver the order."""
-    lines = list(lines)
-    subtotal = sum((line.total for line in lines), ZERO)
-    weight = sum(line.weight * line.quantity for line in lines)
-    discount = ZERO
-    if voucher is not None:
-        voucher_check(voucher=voucher, subtotal=subtotal, user=user, email=email)
-        discount = _discount(voucher, subtotal)
-    goods = subtotal - discount
-    shipping = _shipping(method, country=country, weight=weight, goods=goods)
-    if voucher is not None and voucher.kind == Voucher.Kind.SHIPPING:
-        shipping = Shipping(shipping.method, ZERO, shipping.eta, shipping.method_id)
-    taxable = goods + shipping.price
-    tax = ZERO
+    goods = _Goods.of(lines, voucher=voucher, user=user, email=email)
     rate = selectors.tax_rate_for(country=country, region=region)
-    included = settings.PRICES_INCLUDE_TAX
-    if rate is not None and rate.rate:
-        tax = cents(taxable * rate.rate / ((100 + rate.rate) if included else 100))
-    return Quote(
-        subtotal=subtotal,
-        discount=discount,
-        voucher=voucher.code if voucher is not None else None,
-        shipping=shipping,
-        tax=tax,
-        tax_included=included,
-        total=taxable if included else taxable + tax,
-        weight=weight,
-    )
+    shipping = _shipping(method, country=country, weight=goods.weight, goods=goods.after_discount)
+    return goods.quote(shipping, voucher=voucher, rate=rate)
+
+
+def quote_options(
+    *,
+    lines: Iterable[Line],
+    country: str,
+    region: str = "",
+    voucher: Voucher | None = None,
+    user=None,
+    email: str = "",
+) -> list["Choice"]:
+    """Every active method that can deliver an order of `lines` to `country`, with what the
+    order costs by it (as quote says), cheapest first (the default first among equals).
+    VoucherRefused when the voucher does not apply."""
+    goods = _Goods.of(lines, voucher=voucher, user=user, email=email)
+    rate = selectors.tax_rate_for(country=country, region=region)
+    options = []
+    for method in selectors.method_list().filter(active=True):
+        try:
+            shipping = _shipping(
+                method, country=country, weight=goods.weight, goods=goods.after_discount
+            )
+        except ShippingRefused:
+            continue
+        options.append(Choice(method, goods.quote(shipping, voucher=voucher, rate=rate)))
+    return sorted(options, key=lambda o: (o.quote.total, not o.method.is_default, o.method.pk))
+
+
+def voucher_discount(
+    *, voucher: Voucher | None, subtotal: Decimal, user=None, email: str = ""
+) -> Decimal:
+    """What `voucher` takes off goods worth `subtotal` for `user` (or the guest of `email`):
+    0 for none and for a free-shipping code; VoucherRefused when it does not apply."""
+    if voucher is None:
+        return ZERO
+    voucher_check(voucher=voucher, subtotal=subtotal, user=user, email=email)
+    return _discount(voucher, subtotal)
+
+
+@dataclass(frozen=True)
+class _Goods:
+    """The lines added up, with the voucher's discount: what every method's quote shares."""
+
+    subtotal: Decimal
+    discount: Decimal
+    weight: int
+
+    @classmethod
+    def of(cls, lines: Iterable[Line], *, voucher, user, email) -> "_Goods":
+        lines = list(lines)
+        subtotal = sum((line.total for line in lines), ZERO)
+        discount = voucher_discount(voucher=voucher, subtotal=subtotal, user=user, email=email)
+        weight = sum(line.weight * line.quantity for line in lines)
+        return cls(subtotal, discount, weight)
+
+    @property
+    def after_discount(self) -> Decimal:
+        return self.subtotal - self.discount
+
+    def quote(self, shipping: Shipping, *, voucher: Voucher | None, rate) -> Quote:
+        """The order by `shipping`, taxed at `rate` (a TaxRate or None)."""
+        if voucher is not None and voucher.kind == Voucher.Kind.SHIPPING:
+            shipping = Shipping(shipping.method, ZERO, shipping.eta, shipping.method_id)
+        taxable = self.after_discount + shipping.price
+        tax = ZERO
+        included = settings.PRICES_INCLUDE_TAX
+        if rate is not None and rate.rate:
+            tax = cents(taxable * rate.rate / ((100 + rate.rate) if included else 100))
+        return Quote(
+            subtotal=self.subtotal,
+            discount=self.discount,
+            voucher=voucher.code if voucher is not None else None,
+            shipping=shipping,
+            tax=tax,
+            tax_included=included,
+            total=taxable if included else taxable + tax,
+            weight=self.weight,
+        )
 
 
 def _discount(voucher: Voucher, subtotal: Decimal) -> Decimal:

@@ -1,6 +1,5 @@
 """Reads of pricing: shipping methods (and what one costs for an order), tax rates, vouchers."""
 
-from dataclasses import dataclass
 from decimal import Decimal
 
 from django.db.models import Count, Prefetch, Q
@@ -49,37 +48,6 @@ def method_price(method: ShippingMethod, *, weight: int, goods: Decimal) -> Deci
 
 def _grams(band: WeightBand) -> int:
     return band.up_to_grams
-
-
-@dataclass(frozen=True)
-class ShippingOption:
-    """A method that can deliver an order, priced for it."""
-
-    method: ShippingMethod
-    price: Decimal
-
-    @property
-    def name(self) -> str:
-        return self.method.name
-
-    @property
-    def eta(self) -> str:
-        return self.method.eta
-
-
-def shipping_options(
-    *, country: str, weight: int, goods: Decimal, free_shipping: bool = False
-) -> list[ShippingOption]:
-    """The active methods that deliver an order of `weight` grams and goods worth `goods`
-    to `country`, each priced for it (0 with a free-shipping voucher), cheapest first."""
-    options = []
-    for method in _with_bands(ShippingMethod.objects.filter(active=True)):
-        if not method.delivers_to(country):
-            continue
-        price = method_price(method, weight=weight, goods=goods)
-        if price is not None:
-            options.append(ShippingOption(method, ZERO if free_shipping else price))
-    return sorted(options, key=lambda o: (o.price, not o.method.is_default, o.name, o.method.pk))
 
 
 def tax_rate_for(*, country: str, region: str = "") -> TaxRate | None:

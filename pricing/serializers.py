@@ -247,18 +247,6 @@ class VoucherOutputSerializer(serializers.Serializer):
     uses = serializers.IntegerField(source="use_count")
 
 
-class ShippingOptionSerializer(serializers.Serializer):
-    """`<shippingMethod>` of API.md: a method that delivers a cart, priced for it
-    (pricing.selectors.ShippingOption)."""
-
-    _id = serializers.IntegerField(source="method.pk")
-    name = serializers.CharField()
-    price = money()
-    eta = serializers.CharField()
-    freeOver = money(source="method.free_over", allow_null=True)
-    isDefault = serializers.BooleanField(source="method.is_default")
-
-
 class QuoteShippingSerializer(serializers.Serializer):
     method = serializers.CharField()
     price = money()
@@ -276,3 +264,17 @@ class QuoteOutputSerializer(serializers.Serializer):
     tax = money()
     taxIncluded = serializers.BooleanField(source="tax_included")
     total = money()
+
+
+class ShippingChoiceSerializer(serializers.Serializer):
+    """`<shippingMethod>` of API.md: a method that delivers an order, priced for it, with the
+    order's whole breakdown by it (`quote`: what the checkout shows and places it at)
+    (pricing.quotes.Choice)."""
+
+    _id = serializers.IntegerField(source="method.pk")
+    name = serializers.CharField(source="method.name")
+    price = money(source="quote.shipping.price")
+    eta = serializers.CharField(source="method.eta")
+    freeOver = money(source="method.free_over", allow_null=True)
+    isDefault = serializers.BooleanField(source="method.is_default")
+    quote = QuoteOutputSerializer()

@@ -6,7 +6,7 @@ method (the first method is it; another becomes it only by taking it over), the 
 active, one rate per country and region, one voucher per code whatever its case, and a use
 is counted under the voucher's row lock so the last use goes to exactly one order."""
 
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from datetime import datetime
 from decimal import Decimal
 
@@ -244,16 +244,17 @@ def voucher_delete(*, voucher: Voucher) -> None:
     voucher.delete()
 
 
-@transaction.atomic
-def voucher_use(
-    *, voucher_id: int, user, email: str, order_id: int, subtotal: Decimal
-) -> VoucherUse:
-    """Counts order `order_id`'s use of a voucher, checked again under the voucher's row lock
-    (two orders never both take its last use): VoucherRefused with the reason when it no
-    longer applies to goods worth `subtotal` for this customer. Call it in the transaction
-    that places the order."""
-    voucher = Voucher.objects.select_for_update().filter(pk=voucher_id).first()
-    voucher_check(voucher=voucher, subtotal=subtotal, user=user, email=email)
+def voucher_lock(*, voucher_id: int) -> Voucher | None:
+    """The voucher's row, locked until the transaction ends (None when it was deleted): an
+    order checks the voucher (pricing.quotes.quote) and records its use (voucher_record_use)
+    under this lock, so two orders never both take its last use. Call it in the transaction
+    that places the order, after the order's other locks (the account, the parts)."""
+    return Voucher.objects.select_for_update().filter(pk=voucher_id).first()
+
+
+def voucher_record_use(*, voucher: Voucher, user, email: str, order_id: int) -> VoucherUse:
+    """Counts order `order_id`'s use of `voucher`, which this transaction locked
+    (voucher_lock) and checked (voucher_check, or quote) for this customer."""
     customer = user if user is not None and user.is_authenticated else None
     return VoucherUse.objects.create(
         voucher=voucher, user=customer, email=normalize_email(email), order_id=order_id
@@ -261,8 +262,19 @@ def voucher_use(
 
 
 @transaction.atomic
-def voucher_give_back(*, order_id: int) -> bool:
-    """The use of an unpaid order that is deleted or expires comes back (not a refunded
-    one's: the caller decides). Whether there was one."""
-    deleted, _ = VoucherUse.objects.filter(order_id=order_id).delete()
-    return bool(deleted)
+def voucher_use(
+    *, voucher_id: int, user, email: str, order_id: int, subtotal: Decimal
+) -> VoucherUse:
+    """Counts order `order_id`'s use of a voucher, checked again under the voucher's row lock
+    (two orders never both take its last use): VoucherRefused with the reason when it no
+    longer applies to goods worth `subtotal` for this customer."""
+    voucher = voucher_lock(voucher_id=voucher_id)
+    voucher_check(voucher=voucher, subtotal=subtotal, user=user, email=email)
+    return voucher_record_use(voucher=voucher, user=user, email=email, order_id=order_id)
+
+
+def voucher_give_back(*, order_ids: Collection[int]) -> int:
+    """The uses of unpaid orders that are deleted or expire come back (not a refunded
+    order's: the caller decides). How many there were."""
+    deleted, _ = VoucherUse.objects.filter(order_id__in=list(order_ids)).delete()
+    return deleted

@@ -1,15 +1,18 @@
 """Reads of the cart: its lines at today's prices and stock, each with what stops it from being
 ordered (`problem`), what changed since it was added (`notice`) and whether it fits the
-caller's active bike (`warning`); and where the checkout form starts from."""
+caller's active bike (`warning`); and the voucher applied and what it takes off."""
 
 from decimal import Decimal
 
 from catalog.garage import fit_warnings
 from catalog.models import Part
 from core.templatetags.money import money
+from pricing.models import Voucher
+from pricing.quotes import voucher_discount
+from pricing.vouchers import VoucherRefused
 
 from ..bounds import TOTAL_TOO_LARGE, Bound, line_bound_text
-from ..models import Booking, Cart, CartLine
+from ..models import Cart, CartLine
 
 PROBLEM_OUT_OF_STOCK = "This part is out of stock"
 PROBLEM_FEW_LEFT = "Only {count} left"
@@ -41,18 +44,50 @@ def cart_read(*, cart: Cart | None, user=None, session=None) -> dict:
     """The cart as GET /api/cart answers it: its lines in the order they were added, at
     today's prices and stock, each with its problem (which stops checkout), its notice (a
     price changed since it was added) and its warning (a part that does not fit the caller's
-    active bike, which does not stop checkout); the number of units and the total. No
-    warnings without `session` (the caller's). Reading never creates anything."""
+    active bike, which does not stop checkout); the number of units; the subtotal, the
+    voucher applied and its discount (0, with `voucherProblem` saying why, when it no longer
+    applies), and the total after it. No warnings without `session` (the caller's). Reading
+    never creates anything."""
     lines = [_line_json(line) for line in _lines(cart)]
     if session is not None:
         warnings = fit_warnings(user=user, session=session, part_ids=[ln["partId"] for ln in lines])
         for line in lines:
             line["warning"] = warnings.get(line["partId"])
+    subtotal = sum((line["lineTotal"] for line in lines), Decimal("0.00"))
+    voucher = cart.voucher if cart is not None else None
+    discount, problem = _discount(voucher, subtotal=subtotal, user=user)
     return {
         "lines": lines,
         "count": sum(line["quantity"] for line in lines),
-        "total": sum((line["lineTotal"] for line in lines), Decimal("0.00")),
+        "subtotal": subtotal,
+        "discount": discount,
+        "voucher": _voucher_json(voucher),
+        "voucherProblem": problem,
+        "total": subtotal - discount,
     }
+
+
+def _discount(voucher: Voucher | None, *, subtotal: Decimal, user) -> tuple[Decimal, str | None]:
+    """What the cart's voucher takes off its goods today, and why it takes nothing when it no
+    longer applies (the voucher's message: checkout would refuse it)."""
+    try:
+        return voucher_discount(voucher=voucher, subtotal=subtotal, user=user), None
+    except VoucherRefused as refused:
+        return Decimal("0.00"), refused.message
+
+
+def _voucher_json(voucher: Voucher | None) -> dict | None:
+    if voucher is None:
+        return None
+    return {"code": voucher.code, "kind": voucher.kind, "value": voucher.value}
+
+
+def cart_subtotal(*, cart: Cart | None) -> Decimal:
+    """The cart's goods at today's prices (what a voucher's minimum compares)."""
+    if cart is None:
+        return Decimal("0.00")
+    lines = CartLine.objects.filter(cart=cart).values_list("part__price", "quantity")
+    return sum((price * quantity for price, quantity in lines), Decimal("0.00"))
 
 
 def _lines(cart: Cart | None):
@@ -89,9 +124,3 @@ def _line_json(line: CartLine) -> dict:
         "problem": line_problem(part=part, quantity=line.quantity),
         "notice": line_notice(part=part, price_when_added=line.price_when_added),
     }
-
-
-def checkout_defaults(*, user) -> dict:
-    """Where the shopper's last order went: the checkout form starts from it."""
-    last = Booking.objects.filter(user=user).order_by("-created_at", "-id").first()
-    return {"address": last.address, "phone": last.phone} if last else {"address": "", "phone": ""}

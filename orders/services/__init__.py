@@ -22,6 +22,8 @@ from .cart import (
     cart_prune_visitors,
     cart_remove,
     cart_set,
+    cart_voucher_apply,
+    cart_voucher_remove,
 )
 from .common import ORDER_GONE, ORDER_REFUNDED, Settled
 from .expiring import booking_expire, booking_release_lapsed_holds, booking_withdraw_for_part
@@ -49,6 +51,7 @@ from .placing import (
     TOTAL_TOO_LARGE,
     LineUnavailable,
     PricesChanged,
+    VoucherNoLongerApplies,
     booking_correct,
     booking_place,
     booking_place_lines,
@@ -56,6 +59,7 @@ from .placing import (
     quantity_problem,
 )
 from .refunding import REFUND_UNPAID, booking_mark_refunded, booking_refund
+from .ship_to import ShipTo, ship_to_new, ship_to_saved, ship_to_text
 
 __all__ = [
     "ALREADY_PAID",
@@ -84,6 +88,8 @@ __all__ = [
     "LineUnavailable",
     "PricesChanged",
     "Settled",
+    "ShipTo",
+    "VoucherNoLongerApplies",
     "booking_approve",
     "booking_cancel",
     "booking_confirm_payment",
@@ -105,7 +111,12 @@ __all__ = [
     "cart_prune_visitors",
     "cart_remove",
     "cart_set",
+    "cart_voucher_apply",
+    "cart_voucher_remove",
     "check_payable",
     "check_quantity",
     "quantity_problem",
+    "ship_to_new",
+    "ship_to_saved",
+    "ship_to_text",
 ]

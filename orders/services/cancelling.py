@@ -1,10 +1,12 @@
 """Deleting an unpaid order: its PaymentIntent cancelled at Stripe first, every line's stock
-back on the shelf, its deadline kept for the account's next order of its parts. Paid orders are money
+back on the shelf, its voucher's use given back, its deadline kept for the account's next
+order of its parts. Paid orders are money
 records: refunded, never deleted."""
 
 from django.db import transaction
 
 from core.errors import Conflict
+from pricing.services import voucher_give_back
 
 from .. import payments
 from ..models import Booking
@@ -54,6 +56,8 @@ def _booking_cancel(*, booking_id: int) -> str:
     if not locked.released_at:
         release_lines(locked)
     hold_deadline_keep(booking=locked)  # the next order of its parts lapses when this would have
+    if locked.voucher_code:
+        voucher_give_back(order_ids=[locked.pk])
     locked.delete()
     orders_changed()
     return Settled.DELETED

@@ -26,9 +26,12 @@ from django.utils import timezone
 from catalog.models import Part
 from core.errors import NotFound, Rejected
 from core.wording import counted
+from pricing.vouchers import VoucherRefused, voucher_check, voucher_find
 
 from ..models import Booking, Cart, CartLine
+from ..selectors.cart import cart_subtotal
 from .placing import PART_GONE, booking_place_lines, check_quantity
+from .ship_to import ShipTo, ship_to_save
 
 CART_EMPTY = "Your cart is empty."
 CART_FULL = (
@@ -70,10 +73,7 @@ def cart_add(*, cart: Cart | None, user, part: Part, quantity: int) -> Cart:
 def _cart_add(*, cart: Cart | None, user, part: Part, quantity: int) -> Cart:
     _check_addition(part=part, quantity=quantity)
     if cart is None:
-        if user is not None and user.is_authenticated:
-            cart = Cart.objects.get_or_create(user=user)[0]
-        else:
-            cart = Cart.objects.create()
+        cart = _new_cart(user)
     _lock(cart)
     # Read under the cart's lock: another tab's addition waits for it, then reads this one's.
     lines = CartLine.objects.filter(cart=cart)
@@ -119,11 +119,49 @@ def cart_remove(*, cart: Cart | None, part_id: int) -> None:
 
 
 @transaction.atomic
+def cart_voucher_apply(*, cart: Cart | None, user, code: str) -> Cart:
+    """Apply the voucher of `code` (any case) to the cart, in place of the one applied: 400
+    on `code` with the voucher's reason when it does not apply to the cart's goods as they
+    are now (the old one stays). Without a cart, the account's (or a visitor's new one) is
+    made, only when the code applies."""
+    voucher = voucher_find(code)
+    if cart is not None:
+        _lock(cart)
+    subtotal = cart_subtotal(cart=cart)
+    try:
+        voucher_check(voucher=voucher, subtotal=subtotal, user=user)
+    except VoucherRefused as refused:
+        raise ValidationError({"code": refused.message}) from None
+    if cart is None:
+        cart = _new_cart(user)
+    cart.voucher = voucher
+    Cart.objects.filter(pk=cart.pk).update(voucher=voucher)
+    return cart
+
+
+@transaction.atomic
+def cart_voucher_remove(*, cart: Cart | None) -> None:
+    """The cart's voucher leaves it (nothing happens when it has none)."""
+    if cart is None:
+        return
+    Cart.objects.filter(pk=cart.pk).update(voucher=None, updated_at=timezone.now())
+    cart.voucher = None
+
+
+def _new_cart(user) -> Cart:
+    """The account's cart (made now when it has none), or a visitor's new one."""
+    if user is not None and user.is_authenticated:
+        return Cart.objects.get_or_create(user=user)[0]
+    return Cart.objects.create()
+
+
+@transaction.atomic
 def cart_merge(*, cart_id: int, user) -> None:
     """At sign-in: the visitor's cart `cart_id` goes into the account's. A part in both gets
     the sum of the two quantities, capped at the part's stock, but never less than either
     cart had, and the price the visitor's line remembers (the shopper's latest look at it);
-    lines past CART_MAX_LINES stay out. The visitor's cart is then gone."""
+    lines past CART_MAX_LINES stay out; the visitor's voucher replaces the account's (the
+    latest code applied). The visitor's cart is then gone."""
     visitor = Cart.objects.select_for_update().filter(pk=cart_id, user__isnull=True).first()
     if visitor is None:
         return
@@ -147,6 +185,8 @@ def cart_merge(*, cart_id: int, user) -> None:
                 price_when_added=line.price_when_added,
             )
             room -= 1
+    if visitor.voucher_id is not None:
+        Cart.objects.filter(pk=account.pk).update(voucher_id=visitor.voucher_id)
     visitor.delete()
 
 
@@ -161,35 +201,45 @@ def cart_prune_visitors(*, idle_for: timedelta) -> int:
 def cart_checkout(
     *,
     user,
-    address: str,
-    phone: str,
+    ship: ShipTo,
     client_address: str | None = None,
     expected_total: Decimal | None = None,
     shipping_method: int | None = None,
+    save_address: bool = False,
 ) -> Booking:
-    """One order of every line of the account's cart, placed from `client_address`, held as
-    any order is
+    """One order of every line of the account's cart, with its voucher, shipped to `ship`
+    (with `save_address`, a new address is saved to the account's book with the order),
+    placed from `client_address`, held as any order is
     (placing.booking_place_lines: its 400s and 409s, nothing held and the cart unchanged when
     a line cannot be had, or when `expected_total`, the total the shopper was shown, is not
-    the total at the prices the order would be placed at: PricesChanged); then the cart is
-    empty. 400 when it is empty.
+    the total at the prices the order would be placed at: PricesChanged, or when the voucher
+    no longer applies: VoucherNoLongerApplies); then the cart is empty and has no voucher.
+    400 when it is empty.
 
     The cart's row stays locked until the order is committed: a second checkout of the same
     cart (a double click, another device) waits, then finds it empty. The cart is emptied
     before the order is placed, so that the parts' locks are not held for it; a refused order
     rolls that back with the rest."""
     with transaction.atomic():
-        cart = Cart.objects.select_for_update().filter(user=user).first()
+        cart = Cart.objects.select_for_update(of=("self",)).select_related("voucher")
+        cart = cart.filter(user=user).first()
         lines = list(CartLine.objects.filter(cart=cart).values_list("part_id", "quantity"))
         if cart is None or not lines:
             raise Rejected(CART_EMPTY)
         CartLine.objects.filter(cart=cart).delete()  # what was read under the lock: all of it
-        return booking_place_lines(
+        if cart.voucher_id is not None:
+            Cart.objects.filter(pk=cart.pk).update(voucher=None)
+        booking = booking_place_lines(
             user=user,
             lines=lines,
-            address=address,
-            phone=phone,
+            address=ship.address,
+            phone=ship.phone,
             client_address=client_address,
             expected_total=expected_total,
             shipping_method=shipping_method,
+            ship_to=ship.copy,
+            voucher=cart.voucher,
         )
+        if save_address and ship.fields is not None:
+            ship_to_save(user=user, ship=ship)
+        return booking

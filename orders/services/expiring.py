@@ -8,6 +8,7 @@ from django.utils import timezone
 
 from catalog.stock import stock_lock_parts, stock_release_orders
 from core.background import run_after_commit
+from pricing.services import voucher_give_back
 
 from .. import payments, tasks
 from ..models import Booking, BookingLine
@@ -49,8 +50,8 @@ def booking_release_lapsed_holds(*, part_ids: Collection[int] | None = None) -> 
 @transaction.atomic
 def _release_lapsed(due) -> int:
     """One batch of the lapsed holds among `due`: every line's stock back on the shelf (one
-    write per part, in part id order, a movement per order), marked released, their shoppers
-    mailed; how many.
+    write per part, in part id order, a movement per order), marked released, their
+    vouchers' uses given back, their shoppers mailed; how many.
 
     The orders' rows are locked first; rows another service holds (a payment being recorded,
     a delete) are skipped, so a payment recorded meanwhile wins and two releases at once give
@@ -75,6 +76,7 @@ def _release_lapsed(due) -> int:
         note = "The order's hold lapsed unpaid"
         stock_release_orders(part_id=part_id, orders=by_part[part_id], note=note)
     Booking.objects.filter(pk__in=ids).update(released_at=now)
+    voucher_give_back(order_ids=ids)
     _record_versions(ids, reason="The order's hold lapsed unpaid")
     run_after_commit(tasks.send_bookings_expired, booking_ids=ids)
     return len(ids)
@@ -142,6 +144,7 @@ def _booking_withdraw(*, booking_id: int, part_id: int) -> bool:
     release_lines(locked, note=note, except_part_id=part_id)
     locked.released_at = timezone.now()
     locked.save(update_fields=["released_at"])
+    voucher_give_back(order_ids=[locked.pk])
     gone = locked.lines.filter(part_id=part_id).values_list("parts_name", flat=True).first()
     run_after_commit(tasks.send_booking_withdrawn, booking_id=locked.pk, part_name=gone)
     return True

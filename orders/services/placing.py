@@ -23,8 +23,10 @@ from core.background import run_after_commit
 from core.errors import Conflict
 from core.locks import NamedLock
 from pricing import selectors as pricing_selectors
-from pricing.models import ShippingMethod
+from pricing.models import ShippingMethod, Voucher
 from pricing.quotes import Line, Quote, ShippingRefused, quote
+from pricing.services import voucher_lock, voucher_record_use
+from pricing.vouchers import NOT_VALID, VoucherRefused
 
 from .. import tasks
 from ..bounds import MAX_TOTAL, TOTAL_TOO_LARGE, Bound, line_bound_text
@@ -85,6 +87,14 @@ class PricesChanged(Conflict):
 
     def __init__(self):
         super().__init__(PRICES_CHANGED)
+
+
+class VoucherNoLongerApplies(Conflict):
+    """The cart's voucher does not apply to the order (checked under its row's lock): nothing
+    was held or used. 409 `{"detail": <the voucher's message>, "voucher": <its code>}`."""
+
+    def __init__(self, *, code: str, reason: str):
+        super().__init__(reason, voucher=code)
 
 
 def quantity_problem(*, part: Part, quantity: int) -> str | None:
@@ -189,17 +199,22 @@ def booking_place_lines(
     client_address: str | None = None,
     expected_total: Decimal | None = None,
     shipping_method: int | None = None,
+    ship_to: dict | None = None,
+    voucher: Voucher | None = None,
 ) -> Booking:
     """Place one order of several lines, `(part_id, quantity)` each (one part named twice is
     one line of both quantities), at the server's prices, from `client_address` (as for
-    booking_place): all lines or none.
+    booking_place), shipped to `ship_to` (the address's fields; None: the free-text
+    `address`, to SHOP_COUNTRY), with `voucher` (the code the shopper applied, or None): all
+    lines or none.
 
     LineUnavailable (409 naming the part) when a line cannot be had, Conflict (409) at
     MAX_UNPAID_ORDERS, PricesChanged (409) when `expected_total` (the total the shopper was
     shown; None: not checked) is not the order's total at the prices read under the parts'
-    locks; a 400 on `shippingMethod` (the id of `shipping_method`; None: the default) when
-    that method cannot deliver the order; whatever the refusal, nothing is held. See
-    _booking_create for the rest.
+    locks; VoucherNoLongerApplies (409 naming the code) when the voucher does not apply to
+    the order under its lock; a 400 on `shippingMethod` (the id of `shipping_method`; None:
+    the default) when that method cannot deliver the order; whatever the refusal, nothing is
+    held or used. See _booking_create for the rest.
     """
     method = shipping_method_chosen(shipping_method)
     wanted: dict[int, int] = {}
@@ -217,6 +232,8 @@ def booking_place_lines(
         client_address=client_address,
         expected_total=expected_total,
         method=method,
+        ship_to=ship_to,
+        voucher=voucher,
     )
 
 
@@ -231,6 +248,7 @@ def _booking_create(
     expected_total: Decimal | None = None,
     method: ShippingMethod | None = None,
     ship_to: dict | None = None,
+    voucher: Voucher | None = None,
 ) -> Booking:
     """Record the order and have the catalog reserve each line's stock, at the server's
     prices; the order holds that stock for ORDER_HOLD_SECONDS (or until the account's earliest
@@ -245,10 +263,11 @@ def _booking_create(
     and the share of each part held by the account and its client address is decided, and
     the order is priced by pricing's quote at those prices (shipped by `method`, the default
     when None, to `ship_to`, a copy of the address fields, or for the spec's free-text
-    `address` (ship_to None) to SHOP_COUNTRY), and its total is compared with
-    `expected_total`. The order is written before
-    the stock is taken so each stock movement can name it; a refusal (LineUnavailable,
-    PricesChanged) rolls everything back.
+    `address` (ship_to None) to SHOP_COUNTRY) with `voucher`, checked under its row's lock
+    (taken after the parts': the last use goes to one order), and its total is compared with
+    `expected_total`. The order is written before the stock is taken so each stock movement
+    can name it, and the voucher's use is counted with it; a refusal (LineUnavailable,
+    PricesChanged, VoucherNoLongerApplies) rolls everything back.
     """
     part_ids = [pk for pk, _, _ in wanted]
     holds = account_locked_holds(user=user, client_address=client_address, part_ids=part_ids)
@@ -281,7 +300,10 @@ def _booking_create(
             raise LineUnavailable(
                 part_id=line.part_id, name=line.parts_name, reason=TOTAL_TOO_LARGE
             )
-    priced = _priced(locked_lines, method=method, ship_to=ship_to)
+    locked_voucher = _locked_voucher(voucher)
+    priced = _priced(
+        locked_lines, method=method, ship_to=ship_to, voucher=locked_voucher, user=user
+    )
     if priced.total > MAX_TOTAL:  # shipping and tax on top of goods just under it
         last = lines[-1]
         raise LineUnavailable(part_id=last.part_id, name=last.parts_name, reason=TOTAL_TOO_LARGE)
@@ -309,17 +331,36 @@ def _booking_create(
     for line in lines:
         line.booking = booking
     booking.placed_lines = BookingLine.objects.bulk_create(lines)
+    if locked_voucher is not None:
+        voucher_record_use(voucher=locked_voucher, user=user, email=user.email, order_id=booking.pk)
     _reserve(booking=booking, lines=lines, by=user)
     orders_changed()
     run_after_commit(tasks.send_booking_placed, booking_id=booking.pk)
     return booking
 
 
+def _locked_voucher(voucher: Voucher | None) -> Voucher | None:
+    """The voucher's row locked until the order commits; VoucherNoLongerApplies when the
+    owner deleted it meanwhile."""
+    if voucher is None:
+        return None
+    locked = voucher_lock(voucher_id=voucher.pk)
+    if locked is None:
+        raise VoucherNoLongerApplies(code=voucher.code, reason=NOT_VALID)
+    return locked
+
+
 def _priced(
-    locked_lines: list[tuple[Part, int]], *, method: ShippingMethod | None, ship_to: dict | None
+    locked_lines: list[tuple[Part, int]],
+    *,
+    method: ShippingMethod | None,
+    ship_to: dict | None,
+    voucher: Voucher | None,
+    user,
 ) -> Quote:
     """The order priced by pricing's one function, at the locked parts' prices and weights;
-    a method that cannot deliver it is a 400 on `shippingMethod`."""
+    a method that cannot deliver it is a 400 on `shippingMethod`, a voucher that does not
+    apply a VoucherNoLongerApplies."""
     country = ship_to["country"] if ship_to else settings.SHOP_COUNTRY
     region = ship_to.get("region", "") if ship_to else ""
     try:
@@ -328,9 +369,13 @@ def _priced(
             country=country,
             region=region,
             method=method,
+            voucher=voucher,
+            user=user,
         )
     except ShippingRefused as refused:
         raise ValidationError({"shippingMethod": refused.message}) from None
+    except VoucherRefused as refused:
+        raise VoucherNoLongerApplies(code=voucher.code, reason=refused.message) from None
 
 
 def _locked_lines(wanted: list[tuple[int, Part, int]]) -> list[tuple[Part, int]]:

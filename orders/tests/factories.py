@@ -11,6 +11,16 @@ from orders.selectors import CACHE
 
 # What the factory's order of one line bought: its line's fields, not the order's.
 LINE_FIELDS = ("part", "parts_name", "price_per_unit", "quantity")
+# `<cart>` of a cart with nothing in it, as the API answers it.
+EMPTY_CART = {
+    "lines": [],
+    "count": 0,
+    "subtotal": 0,
+    "discount": 0,
+    "voucher": None,
+    "voucherProblem": None,
+    "total": 0,
+}
 
 
 class BookingFactory(factory.django.DjangoModelFactory):

@@ -20,6 +20,7 @@ from catalog.tests.factories import PartFactory
 from conftest import bearer_client
 from orders import periodic
 from orders.models import Cart, CartLine
+from orders.tests.factories import EMPTY_CART
 from pricing.tests import factories as pricing_factories
 
 LINE_FIELDS = {
@@ -62,7 +63,7 @@ class TestReading:
     def test_a_visitor_without_a_cart_reads_an_empty_one_privately(self, anon):
         response = anon.get("/api/cart")
         assert response.status_code == 200
-        assert response.json() == {"lines": [], "count": 0, "total": 0}
+        assert response.json() == EMPTY_CART
         assert private(response)
         assert not response.cookies  # reading makes no session
 
@@ -272,7 +273,7 @@ class TestChanging:
     def test_set_zero_removes_the_line(self, anon, part):
         add(anon, part, 2)
         response = anon.put(f"/api/cart/{part.pk}/", {"quantity": "0"}, format="json")
-        assert response.json() == {"lines": [], "count": 0, "total": 0}
+        assert response.json() == EMPTY_CART
         assert response.cookies["cart_units"].value == ""  # the navbar's hint goes
 
     @pytest.mark.parametrize(

@@ -4,18 +4,24 @@ so a page kept for visitors can never show anyone's cart."""
 
 import json
 import re
+from decimal import Decimal
 
 import pytest
 from django.contrib.sessions.models import Session
 from django.test import Client
 
+from accounts.addresses import address_create
 from catalog.tests.factories import PartFactory
 from orders.models import Cart
-from orders.tests.factories import BookingFactory, CartLineFactory
+from orders.tests.factories import EMPTY_CART, CartLineFactory
+from pricing.tests import factories as pricing_factories
 
 pytestmark = pytest.mark.django_db
 
 CART_LINK = re.compile(r'<a href="/cart"[^>]*data-cart-link[^>]*>.*?</a>', re.S)
+
+
+ADDRESS = {"full_name": "Jo Rider", "line1": "1 Main St", "city": "Town", "phone": "+15550100"}
 
 
 def props(response, island: str) -> dict:
@@ -39,7 +45,7 @@ def test_a_visitors_empty_cart_page(client):
     response = client.get("/cart")
     assert response.status_code == 200
     assert "Your cart is empty." in response.content.decode()
-    assert props(response, "cart")["cart"] == {"lines": [], "count": 0, "total": 0}
+    assert props(response, "cart")["cart"] == EMPTY_CART
     assert private(response)
 
 
@@ -62,17 +68,39 @@ def test_checkout_of_an_empty_cart_goes_back_to_the_cart(client, user):
     assert (response.status_code, response["Location"]) == (302, "/cart")
 
 
-def test_checkout_starts_from_the_last_orders_address_and_phone(client, user):
-    part = PartFactory(minimum_order_quantity=1, available_quantity=5)
-    BookingFactory(user=user, address="Old Mill, Hebden Bridge", phone="+441422000000")
-    BookingFactory(user=user, address="4 New Road, York", phone="+441904000000")
-    CartLineFactory(cart=Cart.objects.create(user=user), part=part, quantity=1)
+def test_checkout_starts_from_the_default_address_and_the_methods_that_deliver_there(client, user):
+    part = PartFactory(minimum_order_quantity=1, available_quantity=5, price=Decimal("40.00"))
+    address_create(owner=user, **ADDRESS, country="US", postcode="62701")
+    home = address_create(owner=user, **ADDRESS, country="DE", postcode="10115", is_default=True)
+    pricing_factories.method("Standard", bands=[(5000, "6.95")])
+    pricing_factories.method("Express", countries=["US"], bands=[(5000, "14.99")])
+    CartLineFactory(cart=Cart.objects.create(user=user), part=part, quantity=2)
     client.force_login(user)
+
     response = client.get("/checkout")
+
     given = props(response, "checkout")
-    assert (given["address"], given["phone"]) == ("4 New Road, York", "+441904000000")
+    assert [address["_id"] for address in given["addresses"]][0] == home.pk
+    assert [(m["name"], m["price"], m["quote"]["total"]) for m in given["methods"]] == [
+        ("Standard", 6.95, 86.95)  # Express does not deliver to Germany
+    ]
+    assert {"code": "DE", "name": "Germany"} in given["countries"]
+    assert given["shopCountry"] == "US"
     assert [line["partId"] for line in given["cart"]["lines"]] == [part.pk]
     assert private(response)
+
+
+def test_checkout_without_saved_addresses_prices_for_the_shops_country(client, user, settings):
+    settings.SHOP_COUNTRY = "CA"
+    part = PartFactory(minimum_order_quantity=1, available_quantity=5)
+    pricing_factories.method("Canada only", countries=["CA"])
+    CartLineFactory(cart=Cart.objects.create(user=user), part=part, quantity=1)
+    client.force_login(user)
+
+    given = props(client.get("/checkout"), "checkout")
+
+    assert given["addresses"] == []
+    assert [m["name"] for m in given["methods"]] == ["Canada only"]
 
 
 @pytest.mark.parametrize("keys", ["", "sk_test_x"])

@@ -5,7 +5,7 @@ from decimal import Decimal
 import pytest
 
 from pricing import quotes
-from pricing.quotes import Line, ShippingRefused, quote
+from pricing.quotes import Line, ShippingRefused, quote, quote_options
 from pricing.tests import factories
 from pricing.vouchers import SPEND_MORE, VoucherRefused
 
@@ -268,3 +268,65 @@ def test_no_rate_for_the_destination_is_no_tax(settings):
 
     assert got.tax == D("0.00")
     assert got.total == D("100.00")
+
+
+# --- quote_options: every method that can deliver an order, priced for it ---------------
+
+
+def test_the_methods_that_deliver_come_cheapest_first():
+    factories.method("Standard", bands=[(5000, "6.95")])
+    factories.method("Express", bands=[(5000, "14.99")])
+    factories.method("Freight", bands=[(50000, "4.00")])
+    factories.method("Canada post", countries=["CA"], bands=[(5000, "1.00")])
+    factories.method("Closed", active=False)
+
+    options = quote_options(lines=[Line(D("30"), 1, 1000)], country="US")
+
+    assert [(o.method.name, o.quote.shipping.price, o.quote.total) for o in options] == [
+        ("Freight", D("4.00"), D("34.00")),
+        ("Standard", D("6.95"), D("36.95")),
+        ("Express", D("14.99"), D("44.99")),
+    ]
+
+
+def test_a_method_that_cannot_carry_the_weight_is_left_out():
+    factories.method("Light", bands=[(1000, "3")])
+    factories.method("Heavy", bands=[(30000, "20")])
+
+    options = quote_options(lines=[Line(D("30"), 1, 1001)], country="US")
+
+    assert [o.method.name for o in options] == ["Heavy"]
+
+
+def test_free_over_and_a_shipping_voucher_price_methods_at_zero():
+    factories.method("Standard", bands=[(5000, "6.95")], free_over=D("50"))
+    factories.method("Express", bands=[(5000, "14.99")])
+    free = factories.voucher("FREESHIP", kind="shipping", value=D("0"))
+
+    free_over = quote_options(lines=[Line(D("50"), 1)], country="US")
+    voucher = quote_options(lines=[Line(D("1"), 1)], country="US", voucher=free)
+
+    assert [(o.method.name, o.quote.shipping.price) for o in free_over] == [
+        ("Standard", 0),
+        ("Express", D("14.99")),
+    ]
+    assert [o.quote.shipping.price for o in voucher] == [0, 0]
+    assert {o.quote.voucher for o in voucher} == {"FREESHIP"}
+
+
+def test_the_options_are_taxed_for_the_destination(settings):
+    settings.PRICES_INCLUDE_TAX = False
+    factories.method("Express", bands=[(5000, "10.00")])
+    factories.tax_rate("DE", "19")
+
+    (express,) = quote_options(lines=[Line(D("90"), 1)], country="DE")
+
+    assert (express.quote.tax, express.quote.total) == (D("19.00"), D("119.00"))
+
+
+def test_options_with_a_voucher_that_does_not_apply_are_refused():
+    factories.method("Standard")
+    voucher = factories.voucher("BIG", min_subtotal=D("100"))
+
+    with pytest.raises(VoucherRefused):
+        quote_options(lines=[Line(D("30"), 1)], country="US", voucher=voucher)

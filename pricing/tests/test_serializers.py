@@ -6,9 +6,8 @@ from decimal import Decimal
 import pytest
 from rest_framework.renderers import JSONRenderer
 
-from pricing.quotes import Line, quote
-from pricing.selectors import shipping_options
-from pricing.serializers import QuoteOutputSerializer, ShippingOptionSerializer
+from pricing.quotes import Line, quote, quote_options
+from pricing.serializers import QuoteOutputSerializer, ShippingChoiceSerializer
 from pricing.tests import factories
 
 pytestmark = pytest.mark.django_db
@@ -42,15 +41,26 @@ def test_a_quote_in_the_api_s_names(settings):
 def test_a_priced_method_in_the_api_s_names():
     standard = factories.method("Standard", bands=[(5000, "6.95")], free_over=Decimal("50"))
 
-    options = shipping_options(country="US", weight=100, goods=Decimal("60"))
+    options = quote_options(lines=[Line(Decimal("60"), 1, 100)], country="US")
 
-    assert ShippingOptionSerializer(options, many=True).data == [
-        {
-            "_id": standard.pk,
-            "name": "Standard",
-            "price": Decimal("0.00"),
-            "eta": "",
-            "freeOver": Decimal("50.00"),
-            "isDefault": True,
-        }
-    ]
+    assert as_json(ShippingChoiceSerializer(options, many=True).data) == as_json(
+        [
+            {
+                "_id": standard.pk,
+                "name": "Standard",
+                "price": 0.0,
+                "eta": "",
+                "freeOver": 50.0,
+                "isDefault": True,
+                "quote": {
+                    "subtotal": 60.0,
+                    "discount": 0.0,
+                    "voucher": None,
+                    "shipping": {"method": "Standard", "price": 0.0, "eta": ""},
+                    "tax": 0.0,
+                    "taxIncluded": True,
+                    "total": 60.0,
+                },
+            }
+        ]
+    )

@@ -234,7 +234,7 @@ def test_a_use_given_back_makes_room_again():
     voucher = factories.voucher(usage_limit=1)
     services.voucher_use(voucher_id=voucher.pk, user=None, email="", order_id=1, subtotal=D("1"))
 
-    assert services.voucher_give_back(order_id=1) is True
-    assert services.voucher_give_back(order_id=1) is False
+    assert services.voucher_give_back(order_ids=[1]) == 1
+    assert services.voucher_give_back(order_ids=[1]) == 0
     services.voucher_use(voucher_id=voucher.pk, user=None, email="", order_id=2, subtotal=D("1"))
     assert list(VoucherUse.objects.values_list("order_id", flat=True)) == [2]

@@ -35,6 +35,8 @@ REST_FRAMEWORK = {
         "payments": env.str("THROTTLE_PAYMENTS", default="20/minute"),
         # Visitors' writes (cart, garage), per client address; signed-in accounts are not counted.
         "visitor_writes": env.str("THROTTLE_VISITOR_WRITES", default="60/minute"),
+        # Voucher codes tried on a cart, per account (a visitor: per client address).
+        "voucher_tries": env.str("THROTTLE_VOUCHER_TRIES", default="20/minute"),
     },
     "NUM_PROXIES": TRUSTED_PROXY_COUNT,
 }
