@@ -212,10 +212,16 @@ class AddressInputSerializer(serializers.Serializer):
     phone = PhoneField()
     isDefault = serializers.BooleanField(source="is_default", required=False)
 
+    def to_internal_value(self, data):
+        # The country as given, kept for validate_postcode: `initial_data` is only set on a
+        # serializer given `data=`, not on one nested in another (checkout's `shipTo`).
+        self._given_country = data.get("country") if isinstance(data, dict) else None
+        return super().to_internal_value(data)
+
     def validate_postcode(self, value):
         # The country as given (its own field may be refused), so a US address hears about
         # its ZIP code together with the other fields' messages.
-        country = self.initial_data.get("country")
+        country = getattr(self, "_given_country", None)
         country = country.strip().upper() if isinstance(country, str) else ""
         try:
             v.validate_postcode(value, country=country)
