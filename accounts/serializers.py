@@ -1,5 +1,7 @@
 """Input and output shapes of the accounts API."""
 
+from collections.abc import Mapping
+
 from django.contrib.auth.password_validation import validate_password
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db import transaction
@@ -213,16 +215,15 @@ class AddressInputSerializer(serializers.Serializer):
     isDefault = serializers.BooleanField(source="is_default", required=False)
 
     def to_internal_value(self, data):
-        # The country as given, kept for validate_postcode: `initial_data` is only set on a
-        # serializer given `data=`, not on one nested in another (checkout's `shipTo`).
-        self._given_country = data.get("country") if isinstance(data, dict) else None
+        # The country as given (its own field may be refused), so a US address hears about
+        # its ZIP code together with the other fields' messages (validate_postcode). Kept
+        # here, not read from initial_data, which a nested address (a checkout's shipTo) lacks.
+        given = data.get("country") if isinstance(data, Mapping) else None
+        self._country_given = given.strip().upper() if isinstance(given, str) else ""
         return super().to_internal_value(data)
 
     def validate_postcode(self, value):
-        # The country as given (its own field may be refused), so a US address hears about
-        # its ZIP code together with the other fields' messages.
-        country = getattr(self, "_given_country", None)
-        country = country.strip().upper() if isinstance(country, str) else ""
+        country = self._country_given
         try:
             v.validate_postcode(value, country=country)
         except DjangoValidationError as exc:

@@ -115,7 +115,7 @@ def quote_options(
     goods = _Goods.of(lines, voucher=voucher, user=user, email=email)
     rate = selectors.tax_rate_for(country=country, region=region)
     options = []
-    for method in selectors.method_list().filter(active=True):
+    for method in (method for method in selectors.rules().methods if method.active):
         try:
             shipping = _shipping(
                 method, country=country, weight=goods.weight, goods=goods.after_discount

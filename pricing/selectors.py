@@ -1,12 +1,22 @@
-"""Reads of pricing: shipping methods (and what one costs for an order), tax rates, vouchers."""
+"""Reads of pricing: shipping methods (and what one costs for an order), tax rates, vouchers.
 
+What a quote reads of the shop's methods, bands and rates (`rules`) is kept until one of them
+changes (core.caching.versions: every write bumps RULES), so pricing an order costs no SQL
+statement; the owner's pages and API read the rows themselves. Vouchers are never kept: a
+checkout reads its voucher under the row's lock.
+"""
+
+from dataclasses import dataclass
 from decimal import Decimal
 
-from django.db.models import Count, Prefetch, Q
+from django.db.models import Count, Prefetch
+
+from core.caching import versions
 
 from .models import ShippingMethod, TaxRate, Voucher, WeightBand
 
 ZERO = Decimal("0.00")
+RULES = "pricing"  # the version of the methods, their bands and the tax rates
 
 
 def _with_bands(queryset):
@@ -20,12 +30,35 @@ def method_list():
     return _with_bands(ShippingMethod.objects.all())
 
 
+@dataclass(frozen=True)
+class Rules:
+    """What a quote reads: every method with its bands, and every tax rate."""
+
+    methods: tuple[ShippingMethod, ...]
+    rates: tuple[TaxRate, ...]
+
+
+def rules() -> Rules:
+    """The shop's methods (with their bands) and tax rates, kept until one changes (RULES)."""
+    return versions.get_or_set("pricing:rules", _rules_now, names=[RULES])
+
+
+def _rules_now() -> Rules:
+    return Rules(tuple(method_list()), tuple(TaxRate.objects.all()))
+
+
 def method_default() -> ShippingMethod | None:
     """The method an order ships by when none is chosen (None while the shop has none)."""
-    return _with_bands(ShippingMethod.objects.filter(is_default=True)).first()
+    return next((method for method in rules().methods if method.is_default), None)
+
+
+def method_chosen(pk: int) -> ShippingMethod | None:
+    """The method of `pk` as a quote prices it (switched off or not); None when none has it."""
+    return next((method for method in rules().methods if method.pk == pk), None)
 
 
 def method_get(pk: int) -> ShippingMethod | None:
+    """The method of `pk` with its bands, read now (the owner's pages and API)."""
     return _with_bands(ShippingMethod.objects.filter(pk=pk)).first()
 
 
@@ -52,9 +85,12 @@ def _grams(band: WeightBand) -> int:
 
 def tax_rate_for(*, country: str, region: str = "") -> TaxRate | None:
     """The most specific rate of a destination: its region's, else its country's, else None."""
-    region = (region or "").strip()
-    where = Q(region="") | Q(region__iexact=region) if region else Q(region="")
-    rates = list(TaxRate.objects.filter(where, country=country))
+    region = (region or "").strip().casefold()
+    rates = [
+        rate
+        for rate in rules().rates
+        if rate.country == country and rate.region.casefold() in ("", region)
+    ]
     return max(rates, key=lambda r: r.region != "", default=None)
 
 

@@ -13,8 +13,10 @@ from decimal import Decimal
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 
+from core.caching import versions
 from core.emails import normalize_email
 
+from . import selectors
 from .models import (
     CODE_TAKEN,
     RATE_TAKEN,
@@ -72,6 +74,7 @@ def _method_write(method: ShippingMethod, *, bands, was_default: bool) -> Shippi
     WeightBand.objects.bulk_create(
         WeightBand(method=method, up_to_grams=grams, price=price) for grams, price in bands
     )
+    versions.bump(selectors.RULES)
     return method
 
 
@@ -128,6 +131,7 @@ def shipping_method_delete(*, method: ShippingMethod) -> None:
     if method.is_default and ShippingMethod.objects.exclude(pk=method.pk).exists():
         raise ValidationError(DEFAULT_DELETE)
     method.delete()
+    versions.bump(selectors.RULES)
 
 
 def _rate_write(rate: TaxRate) -> TaxRate:
@@ -140,6 +144,7 @@ def _rate_write(rate: TaxRate) -> TaxRate:
             rate.save()
     except IntegrityError:  # the unique (country, region) constraint: raced or repeated
         raise ValidationError({"region": RATE_TAKEN}) from None
+    versions.bump(selectors.RULES)
     return rate
 
 
@@ -159,6 +164,7 @@ def tax_rate_update(
 @transaction.atomic
 def tax_rate_delete(*, tax_rate: TaxRate) -> None:
     tax_rate.delete()
+    versions.bump(selectors.RULES)
 
 
 def voucher_validate(*, voucher: Voucher) -> None:

@@ -267,6 +267,12 @@ API = {
     ("POST", "/api/cart"): Api(200, 200, 200, 200, body=to_cart),
     ("PUT", "/api/cart/{id}"): Api(404, 200, 200, 200, on="part", body=to_cart),
     ("DELETE", "/api/cart/{id}"): Api(200, 200, 200, 200, on="part"),
+    # A voucher on one's own cart; the methods that deliver one's own cart, priced for it.
+    ("POST", "/api/cart/voucher"): Api(
+        200, 200, 200, 200, body=lambda w: {"code": w.voucher.code.lower()}
+    ),
+    ("DELETE", "/api/cart/voucher"): Api(200, 200, 200, 200),
+    ("GET", "/api/shipping-methods"): Api(200, 200, 200, 200),
     ("POST", "/api/checkout"): Api(401, 201, 201, 201, body=where_to),
     # Reviews
     ("GET", "/api/review"): Api(200, 200, 200, 200),

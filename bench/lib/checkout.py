@@ -9,14 +9,23 @@ their carts while they browse, not in the same second as they check out). And a 
 whole journey: `POST /api/cart` three times, then `POST /api/checkout`, four requests per
 order (reported).
 
+Pricing is in play as a real shop has it: every order ships by a method priced by weight
+bands to a destination with a tax rate, and every checkout applies a voucher with a use limit
+(checked, locked and counted at each order). The SQL statements of one such checkout are
+counted in this process (`statements`).
+
 The client is Python threads for all (one per shopper, each waiting for its answer before the
 next request), not wrk: a checkout needs its shopper's cart, which wrk's script cannot keep.
 """
 
 import threading
 import time
+from decimal import Decimal
 
-from django.db import connections
+from django.conf import settings
+from django.db import connection, connections
+from django.test.utils import CaptureQueriesContext
+from rest_framework.test import APIClient
 from rest_framework_simplejwt.tokens import AccessToken
 
 from bench.lib import data
@@ -25,9 +34,46 @@ from bench.lib.report import Row, Section
 from bench.lib.targets import CHECKOUT_SHARE
 from catalog.models import Part
 from orders.models import Cart, CartLine
+from pricing import services as pricing
+from pricing.models import ShippingMethod, TaxRate, Voucher
+
+VOUCHER = "BENCH-CHECKOUT"
+METHOD = "Bench courier"
+MAX_STATEMENTS = 23  # 20 before vouchers, shipping and tax, plus 3 (issue 30)
 
 LINES = 3
 STOCK = 1_000_000  # enough that no run runs out
+
+
+def pricing_in_play() -> tuple[int, Voucher]:
+    """A method priced by weight bands, a tax rate where the orders go (SHOP_COUNTRY: the
+    bench's orders have free-text addresses) and a voucher with a use limit: the method's id
+    and the voucher."""
+    method = ShippingMethod.objects.filter(name=METHOD).first() or pricing.shipping_method_create(
+        name=METHOD, bands=[(2000, Decimal("6.95")), (50_000, Decimal("12.95"))]
+    )
+    if not TaxRate.objects.filter(country=settings.SHOP_COUNTRY, region="").exists():
+        pricing.tax_rate_create(country=settings.SHOP_COUNTRY, name="Sales tax", rate=Decimal(7))
+    voucher = Voucher.objects.filter(code=VOUCHER).first() or pricing.voucher_create(
+        code=VOUCHER, kind="percent", value=Decimal(10), usage_limit=100_000_000
+    )
+    return method.pk, voucher
+
+
+COUNTED = 2  # checkouts placed in this process to count statements: the second is counted
+
+
+def statements(token: str, cart: Cart, fill, body: dict) -> int:
+    """The SQL statements of a checkout of a filled cart with the voucher, in this process,
+    once what a server keeps (pricing's methods and rates) is kept: the second of COUNTED."""
+    client = APIClient(HTTP_HOST="127.0.0.1")
+    client.credentials(HTTP_AUTHORIZATION=f"Bearer {token}")
+    for _ in range(COUNTED):
+        fill(cart)
+        with CaptureQueriesContext(connection) as checkout:
+            answer = client.post("/api/checkout", body, format="json", secure=True)
+        assert answer.status_code == 201, answer.content
+    return len(checkout.captured_queries)
 
 
 def _run(seconds: float, tokens: list[str], one_order) -> tuple[int, int, float]:
@@ -63,7 +109,8 @@ def measure(
     parts = [data.new_part(stock=STOCK) for _ in range(LINES + 1)]
     booked, carted = parts[0], parts[1:]
     prices = dict(Part.objects.filter(pk__in=carted).values_list("pk", "price"))
-    where = {"address": data.ADDRESS, "phone": data.PHONE}
+    method, voucher = pricing_in_play()
+    where = {"address": data.ADDRESS, "phone": data.PHONE, "shippingMethod": method}
     carts = {
         token: Cart.objects.get_or_create(user_id=AccessToken(token)["user_id"])[0]
         for token in tokens
@@ -80,6 +127,7 @@ def measure(
             for part in carted
         )
         CartLine.objects.bulk_create(lines, ignore_conflicts=True)
+        Cart.objects.filter(pk=cart.pk).update(voucher=voucher)  # a checkout takes it off
 
     def fill_all() -> None:
         for cart in carts.values():
@@ -99,6 +147,7 @@ def measure(
                 return False
         return post_json(base_url + "/api/checkout", where, token) == 201
 
+    counted = statements(tokens[0], carts[tokens[0]], fill, where)
     cases = {"booking": book, "checkout": check_out, "journey": journey}
     runs: dict[str, list[tuple[int, int, float]]] = {case: [] for case in cases}
     fill_all()
@@ -114,7 +163,7 @@ def measure(
     empty_all()
     rate = {case: sum(r[0] for r in rs) / sum(r[2] for r in rs) for case, rs in runs.items()}
     failed = {case: sum(r[1] for r in rs) for case, rs in runs.items()}
-    checkouts = sum(r[0] for case in ("checkout", "journey") for r in runs[case])
+    checkouts = COUNTED + sum(r[0] for case in ("checkout", "journey") for r in runs[case])
     stocks = [data.stock_check(part) for part in carted]
     # Each checkout took one unit of each part; a failed one (none here) may have left its
     # cart filled, never an order half placed.
@@ -141,6 +190,13 @@ def measure(
             "no failures, stock reconciled, orders/s reported",
             failed["journey"] == 0 and clean,
         ),
+        Row(
+            f"SQL statements of a checkout of {LINES} lines with a voucher, a shipping method "
+            "and a tax rate",
+            f"{counted}",
+            f"≤ {MAX_STATEMENTS} (20 before vouchers, shipping and tax, plus 3)",
+            counted <= MAX_STATEMENTS,
+        ),
     ]
     details = [
         "## Checkout of a cart",
@@ -149,7 +205,9 @@ def measure(
         f"answer), {rounds} runs of {seconds} s of each, alternating: ordering 1 unit of a part "
         f"(`POST /api/booking`); checking out a cart of 1 unit of each of {LINES} parts "
         f"(`POST /api/checkout`; the bench fills the cart again in the database after each); "
-        f"or filling the cart (`POST /api/cart` × {LINES}) and checking it out.",
+        f"or filling the cart (`POST /api/cart` × {LINES}) and checking it out. Each order ships "
+        f"by {METHOD!r} (weight bands) and is taxed; each checkout applies {VOUCHER!r} (10 % "
+        "off, with a use limit).",
         "",
         "| run | orders placed | failed | seconds | orders/s |",
         "|---|---|---|---|---|",

@@ -59,14 +59,15 @@ def _release_lapsed(due) -> int:
     changes (common.orders_changed).
     """
     now = timezone.now()
-    ids = list(
+    rows = list(
         due.lapsed(now)
         .select_for_update(skip_locked=True)
         .order_by("pk")
-        .values_list("pk", flat=True)[:RELEASE_BATCH]
+        .values_list("pk", "voucher_code")[:RELEASE_BATCH]
     )
-    if not ids:
+    if not rows:
         return 0
+    ids = [pk for pk, _ in rows]
     # A deleted part's lines have no shelf to go back to.
     lines = BookingLine.objects.filter(booking_id__in=ids, part__isnull=False)
     by_part: dict[int, list[tuple[int, int]]] = {}
@@ -76,7 +77,8 @@ def _release_lapsed(due) -> int:
         note = "The order's hold lapsed unpaid"
         stock_release_orders(part_id=part_id, orders=by_part[part_id], note=note)
     Booking.objects.filter(pk__in=ids).update(released_at=now)
-    voucher_give_back(order_ids=ids)
+    if with_voucher := [pk for pk, code in rows if code]:
+        voucher_give_back(order_ids=with_voucher)
     _record_versions(ids, reason="The order's hold lapsed unpaid")
     run_after_commit(tasks.send_bookings_expired, booking_ids=ids)
     return len(ids)
@@ -144,7 +146,8 @@ def _booking_withdraw(*, booking_id: int, part_id: int) -> bool:
     release_lines(locked, note=note, except_part_id=part_id)
     locked.released_at = timezone.now()
     locked.save(update_fields=["released_at"])
-    voucher_give_back(order_ids=[locked.pk])
+    if locked.voucher_code:
+        voucher_give_back(order_ids=[locked.pk])
     gone = locked.lines.filter(part_id=part_id).values_list("parts_name", flat=True).first()
     run_after_commit(tasks.send_booking_withdrawn, booking_id=locked.pk, part_name=gone)
     return True

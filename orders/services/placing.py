@@ -144,7 +144,7 @@ def shipping_method_chosen(method_id: int | None) -> ShippingMethod | None:
     pricing's quote finds); a 400 on `shippingMethod` when there is no method of that id."""
     if method_id is None:
         return None
-    method = pricing_selectors.method_get(method_id)
+    method = pricing_selectors.method_chosen(method_id)
     if method is None:
         raise ValidationError({"shippingMethod": SHIPPING_METHOD_UNKNOWN})
     return method

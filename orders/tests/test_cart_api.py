@@ -408,23 +408,28 @@ class TestQueries:
         with django_assert_max_num_queries(6):
             assert as_user.get("/api/cart").json()["count"] == 10
 
-    def test_a_checkout_is_twenty_three_sql_statements(
+    def test_a_checkout_with_a_voucher_a_method_and_a_tax_rate_is_23_sql_statements(
         self, as_user, django_assert_max_num_queries
     ):
-        """The token's user; the cart's lock, its lines, emptying it; the lapsed holds of its
-        parts, the parts; the account's and the address's lock in one statement, the holds of
-        both, kept deadlines, the parts' lock; the default shipping method, its bands, the tax
-        rate (pricing's quote); the order, its history, its lines; the stock and its
-        movements; the savepoints; the answer's lines."""
+        """The token's user; the cart's lock (with its voucher), its lines, emptying it and
+        its voucher; the lapsed holds of its parts, the parts; the account's and the
+        address's lock in one statement, the holds of both, kept deadlines, the parts' lock;
+        the voucher's lock and its uses (pricing's methods, bands and rates are kept); the
+        order, its history, its lines, the voucher's use; the stock and its movements; the
+        savepoints; the answer's lines. (Before vouchers, shipping and tax: 20.)"""
         pricing_factories.method("Standard", bands=[(2000, "6.95")])
+        pricing_factories.tax_rate("US", "7.25")
+        pricing_factories.voucher("RIDE10", usage_limit=1000, once_per_customer=False)
         where = {"address": "1 Road", "phone": "12345"}
         parts = [PartFactory(minimum_order_quantity=1, available_quantity=5) for _ in range(4)]
         add(as_user, parts[0], 1)
         as_user.post("/api/checkout", where, format="json")  # the account's first order
         for part in parts[1:]:
             add(as_user, part, 1)
+        as_user.post("/api/cart/voucher", {"code": "RIDE10"}, format="json")
         with django_assert_max_num_queries(23):
-            assert as_user.post("/api/checkout", where, format="json").status_code == 201
+            response = as_user.post("/api/checkout", where, format="json")
+            assert (response.status_code, response.json()["voucher"]) == (201, "RIDE10")
 
     def test_a_checkout_of_three_lines_takes_as_many_queries_as_one_of_one(self, as_user):
         """The parts are locked in one statement, their stock and movements written in one

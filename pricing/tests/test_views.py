@@ -109,6 +109,24 @@ def test_the_admin_menu_links_both_pages(owner):
     assert re.search(r'<a href="/dashboard/vouchers"[^>]*>Vouchers</a>', html)
 
 
+def current_menu_item(html: str) -> list[str]:
+    return re.findall(r'class="menu-active" aria-current="page">([^<]+)</a>', html)
+
+
+def test_an_edit_page_shows_its_lists_menu_item_as_the_current_one(owner):
+    method = factories.method("Standard")
+    rate = factories.tax_rate("DE", "19")
+    voucher = factories.voucher("RIDE10")
+
+    for url, item in [
+        (f"/dashboard/shipping/methods/{method.pk}/edit", "Shipping"),
+        (f"/dashboard/shipping/rates/{rate.pk}/edit", "Shipping"),
+        (f"/dashboard/vouchers/{voucher.pk}/edit", "Vouchers"),
+        ("/dashboard/vouchers", "Vouchers"),
+    ]:
+        assert current_menu_item(owner.get(url).content.decode()) == [item], url
+
+
 def test_a_shoppers_menu_has_neither(client, user):
     client.force_login(user)
     html = client.get("/dashboard/profile").content.decode()
