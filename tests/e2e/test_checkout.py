@@ -341,3 +341,53 @@ def test_the_purchase_form_offers_delivery_and_its_total(site):
     expect(site).to_have_url(ORDER_PAGE)
     booking = Booking.objects.get(user=shopper)
     assert (booking.shipping_method, booking.total_price) == ("Express", Decimal("114.99"))
+
+
+def test_a_region_with_its_own_tax_shows_what_the_total_includes(site):
+    demo_methods()
+    factories.tax_rate("US", "10", region="IL", name="Sales tax")
+    shopper = UserFactory()
+    a_cart(shopper)  # $49.00
+    sign_in(site, shopper)
+    site.goto("/checkout")
+    totals = order_total(site)
+    expect(total_of(totals)).to_have_text("$49.00")
+    assert "Tax" not in breakdown(totals)
+
+    site.get_by_label("State / region").press_sequentially("IL")  # asked once typing stops
+    expect(totals.get_by_text("Includes $4.45 tax")).to_be_visible()  # 49.00 × 10 / 110
+    expect(total_of(totals)).to_have_text("$49.00")  # the prices include it
+    site.get_by_label("State / region").fill("")
+    expect(totals.get_by_text("Includes $4.45 tax")).to_have_count(0)
+
+
+def test_a_voucher_switched_off_before_place_order_is_said_and_the_total_shown_again(site):
+    demo_methods()
+    voucher = factories.voucher("RIDE10", kind="percent", value="10")
+    shopper = UserFactory()
+    saved_address(shopper)
+    a_cart(shopper)  # $49.00
+    sign_in(site, shopper)
+    site.goto("/cart")
+    type_into(site.get_by_label("Voucher code"), "RIDE10")
+    press(site.get_by_role("button", name="Apply"))
+    expect(site.get_by_text("Code applied: RIDE10")).to_be_visible()
+    press(site.get_by_role("link", name="Checkout"))
+    expect(total_of(order_total(site))).to_have_text("$44.10")
+    type(voucher).objects.filter(pk=voucher.pk).update(active=False)  # the owner, meanwhile
+
+    press(site.get_by_role("button", name="Place order"))
+    expect(site.get_by_role("alert")).to_have_text("This code is not valid.")
+    expect(total_of(order_total(site))).to_have_text("$49.00")
+    expect(site.get_by_text("RIDE10: This code is not valid.")).to_be_visible()
+    assert not Booking.objects.exists()
+
+    site.goto("/cart")
+    code = site.get_by_label("Voucher code")
+    expect(code).to_have_accessible_description("This code is not valid.")
+    press(site.get_by_role("region", name="Voucher").get_by_role("button", name="Remove"))
+    expect(site.get_by_text("Code applied")).to_have_count(0)
+    press(site.get_by_role("link", name="Checkout"))
+    press(site.get_by_role("button", name="Place order"))
+    expect(site).to_have_url(ORDER_PAGE)
+    assert Booking.objects.get(user=shopper).total_price == Decimal("49.00")
