@@ -254,8 +254,11 @@ def voucher_lock(*, voucher_id: int) -> Voucher | None:
     """The voucher's row, locked until the transaction ends (None when it was deleted): an
     order checks the voucher (pricing.quotes.quote) and records its use (voucher_record_use)
     under this lock, so two orders never both take its last use. Call it in the transaction
-    that places the order, after the order's other locks (the account, the parts)."""
-    return Voucher.objects.select_for_update().filter(pk=voucher_id).first()
+    that places the order, after the order's other locks (the account, the parts).
+
+    FOR NO KEY UPDATE: orders wait for each other all the same, but rows that merely point at
+    the voucher (a cart applying it, a use being counted) do not wait for them."""
+    return Voucher.objects.select_for_update(no_key=True).filter(pk=voucher_id).first()
 
 
 def voucher_record_use(*, voucher: Voucher, user, email: str, order_id: int) -> VoucherUse:
