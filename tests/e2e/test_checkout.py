@@ -281,6 +281,7 @@ def test_checkout_by_keyboard_alone(site):
     site.keyboard.press("Tab")
     place = site.get_by_role("button", name="Place order")
     expect(place).to_be_focused()
+    expect(place).to_be_enabled()  # the methods of the saved address's region, asked again
     site.keyboard.press("Enter")
     expect(site).to_have_url(ORDER_PAGE)
     assert Booking.objects.get(user=shopper).total_price == Decimal("63.99")

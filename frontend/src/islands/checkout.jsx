@@ -382,7 +382,15 @@ function Checkout({
           )}
           <Totals rows={quote ? quoteRows(quote) : cartRows(cart)} />
         </section>
-        <AsyncButton type="submit" busy={busy} disabled={!canPlace} className="btn-primary">
+        {/* While the methods are asked again the button stays focusable (aria-disabled), so a
+            keyboard user's Tab still reaches it; with no method to pick it is disabled. */}
+        <AsyncButton
+          type="submit"
+          busy={busy}
+          disabled={!quote || Boolean(delivery.failure)}
+          aria-disabled={delivery.loading || undefined}
+          className={`btn-primary ${delivery.loading ? "btn-disabled" : ""}`}
+        >
           Place order
         </AsyncButton>
         {(notice || errors.formError) && (
