@@ -169,8 +169,13 @@ class BookingDetailApi(APIView):
     def put(self, request, pk):
         self.check_admin(request)
         booking = self.get_booking(request, pk)
-        BookingStatusInputSerializer(data=request.data).is_valid(raise_exception=True)
-        modified = services.booking_approve(booking=booking)
+        data = BookingStatusInputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        modified = services.booking_approve(
+            booking=booking,
+            carrier=data.validated_data.get("carrier", ""),
+            tracking_number=data.validated_data.get("trackingNumber", ""),
+        )
         return Response({**booking_json(booking), "modifiedCount": int(modified)})
 
     @extend_schema(

@@ -23,6 +23,8 @@ from simple_history.models import HistoricalRecords
 
 from core.templatetags.money import money
 
+from .shipments import tracking_url
+
 
 class BookingState(models.TextChoices):
     """What a shopper and the shop see of an order; derived from its fields, never stored."""
@@ -176,6 +178,12 @@ class Booking(models.Model):
         null=True, blank=True, help_text="When the payment was refunded in full."
     )
     refund_id = models.CharField(max_length=255, blank=True)
+    # How it was shipped (orders.shipments), set when the shop approves it.
+    carrier = models.CharField(max_length=40, blank=True)
+    tracking_number = models.CharField(max_length=64, blank=True)
+    shipped_at = models.DateTimeField(
+        null=True, blank=True, help_text="When the shop approved (shipped) it."
+    )
     client_address = models.GenericIPAddressField(
         null=True,
         blank=True,
@@ -265,6 +273,11 @@ class Booking(models.Model):
 
     def get_absolute_url(self) -> str:
         return f"/dashboard/orders/{self.pk}"
+
+    @property
+    def tracking_url(self) -> str | None:
+        """The carrier's page that tracks this order (orders.shipments), or None."""
+        return tracking_url(self.carrier, self.tracking_number)
 
     @property
     def summary(self) -> "LinesSummary":

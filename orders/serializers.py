@@ -8,6 +8,7 @@ from core.fields import PhoneField, required
 
 from .models import Booking, BookingLine, LinesSummary, PaymentEvent
 from .services.placing import SHIPPING_METHOD_UNKNOWN
+from .shipments import shipment_json
 
 PART_REQUIRED = "Choose a part to order"
 PART_UNKNOWN = "There is no part with this id"
@@ -16,6 +17,9 @@ MONEY = {"max_digits": 12, "decimal_places": 2, "coerce_to_string": False}
 STATE_UNKNOWN = "State must be one of: " + ", ".join(Booking.State.values)
 SEARCH_TOO_LONG = "Search words can be at most 200 characters"
 QUANTITY_NOT_WHOLE = "Quantity must be a whole number"
+CARRIER_TOO_LONG = "A carrier's name is at most 40 characters (UPS, USPS, FedEx, DHL or another)"
+TRACKING_NUMBER_RULE = r"^\s*[A-Za-z0-9][A-Za-z0-9 -]*\s*$"
+TRACKING_NUMBER_INVALID = "A tracking number is up to 64 letters, digits, spaces or dashes"
 ADDRESS_REQUIRED = "Address is required"
 
 
@@ -45,6 +49,18 @@ class BookingShippingSerializer(serializers.Serializer):
     eta = serializers.CharField(source="shipping_eta")
 
 
+class BookingShipmentSerializer(serializers.Serializer):
+    """How a shipped order went (orders.shipments): null until it is shipped."""
+
+    carrier = serializers.CharField()
+    trackingNumber = serializers.CharField(source="tracking_number")
+    trackingUrl = serializers.URLField(allow_null=True)
+    shippedAt = serializers.DateTimeField(source="shipped_at", allow_null=True)
+
+    def to_representation(self, instance):
+        return _shipment(instance)
+
+
 class BookingOutputSerializer(serializers.ModelSerializer):
     """An order; partId, partsName, quantity and pricePerUnit are read from its lines (for one
     of several lines, partId and pricePerUnit are null, partsName the lines' names joined,
@@ -62,6 +78,7 @@ class BookingOutputSerializer(serializers.ModelSerializer):
     tax = serializers.DecimalField(**MONEY)
     taxIncluded = serializers.BooleanField(source="tax_included")
     shipTo = serializers.JSONField(source="ship_to", allow_null=True)
+    shipment = BookingShipmentSerializer(source="*", allow_null=True)
     transactionId = serializers.CharField(source="transaction_id")
     status = serializers.ChoiceField(choices=Booking.Status.choices, allow_null=True)
     state = serializers.ChoiceField(choices=Booking.State.choices)
@@ -92,6 +109,7 @@ class BookingOutputSerializer(serializers.ModelSerializer):
             "phone",
             "paid",
             "status",
+            "shipment",
             "transactionId",
             "state",
             "createdAt",
@@ -115,6 +133,11 @@ def _when(value):
 
 def _money(value):
     return None if value is None else _MONEY.to_representation(value)
+
+
+def _shipment(booking: Booking) -> dict | None:
+    shipment = shipment_json(booking)
+    return None if shipment is None else {**shipment, "shippedAt": _when(shipment["shippedAt"])}
 
 
 def line_json(line: BookingLine) -> dict:
@@ -160,6 +183,7 @@ def booking_json(booking: Booking) -> dict:
         "phone": booking.phone,
         "paid": booking.paid,
         "status": None if status is None else str(status),
+        "shipment": _shipment(booking),
         "transactionId": booking.transaction_id,
         "state": str(state),
         "createdAt": _when(booking.created_at),
@@ -237,12 +261,27 @@ class BookingSearchInputSerializer(PageInputSerializer, BookingFilterSerializer)
 
 
 class BookingStatusInputSerializer(serializers.Serializer):
+    """The spec's approve, with how the order was shipped (both optional)."""
+
     status = serializers.ChoiceField(
         choices=Booking.Status.choices,
         error_messages={
             **required("Status is required"),
             "invalid_choice": 'Status can only be "approved"',
         },
+    )
+    carrier = serializers.CharField(
+        required=False,
+        allow_blank=True,
+        max_length=40,
+        error_messages={"max_length": CARRIER_TOO_LONG, "invalid": CARRIER_TOO_LONG},
+    )
+    trackingNumber = serializers.RegexField(
+        TRACKING_NUMBER_RULE,
+        required=False,
+        allow_blank=True,
+        max_length=64,
+        error_messages={"invalid": TRACKING_NUMBER_INVALID, "max_length": TRACKING_NUMBER_INVALID},
     )
 
 

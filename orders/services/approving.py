@@ -1,20 +1,25 @@
-"""Approving a paid order: the shop has shipped it."""
+"""Approving a paid order: the shop has shipped it, with a carrier and a tracking number when
+it gives them."""
 
 from django.db import transaction
+from django.utils import timezone
 
 from core.background import run_after_commit
 from core.errors import Conflict, NotFound
 
 from .. import tasks
 from ..models import Booking
+from ..shipments import carrier_name
 from .common import ORDER_GONE, ORDER_REFUNDED, booking_locked, orders_changed
 
 ORDER_NOT_PAID = "This order is not paid yet, so it can't be approved"
 
 
 @transaction.atomic
-def booking_approve(*, booking: Booking) -> bool:
-    """Mark a paid order approved (shipped); False when it already was.
+def booking_approve(*, booking: Booking, carrier: str = "", tracking_number: str = "") -> bool:
+    """Mark a paid order approved (shipped) now, by `carrier` with `tracking_number` (either
+    may be empty), and mail the shopper; False when nothing changed. An order approved
+    already takes a carrier or tracking number given later (no second mail).
 
     The order is locked and read again first (it may have been paid, approved, refunded or
     deleted meanwhile); `booking` is refreshed to what was stored.
@@ -26,11 +31,19 @@ def booking_approve(*, booking: Booking) -> bool:
         raise Conflict(ORDER_NOT_PAID)
     if locked.refunded_at:
         raise Conflict(ORDER_REFUNDED)
-    changed = locked.status != Booking.Status.APPROVED
+    carrier, tracking_number = carrier_name(carrier), tracking_number.strip()
+    shipping = locked.status != Booking.Status.APPROVED
+    if shipping:
+        locked.status, locked.shipped_at = Booking.Status.APPROVED, timezone.now()
+    fields = {"carrier": carrier, "tracking_number": tracking_number}
+    given = {name: value for name, value in fields.items() if value or shipping}
+    changed = shipping or any(getattr(locked, name) != value for name, value in given.items())
     if changed:
-        locked.status = Booking.Status.APPROVED
-        locked.save(update_fields=["status"])
+        for name, value in given.items():
+            setattr(locked, name, value)
+        locked.save(update_fields=["status", "shipped_at", *given])
         orders_changed()
+    if shipping:
         run_after_commit(tasks.send_booking_shipped, booking_id=locked.pk)
     booking.refresh_from_db()
     return changed

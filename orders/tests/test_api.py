@@ -26,6 +26,7 @@ BOOKING_FIELDS = {
     "discount",
     "voucher",
     "shipping",
+    "shipment",
     "tax",
     "taxIncluded",
     "shipTo",

@@ -410,3 +410,18 @@ def test_a_mail_refused_for_a_moment_is_retried_alone(mailbox, smtp_server):
     assert result.successful(), result.traceback
     assert sorted(a for m in mailbox for a in m.envelope_to) == [r.email for r in riders]
     assert not smtp_server.refuse_once
+
+
+def test_the_shipped_mail_carries_the_carrier_and_its_tracking_link(mailbox, as_admin):
+    booking = BookingFactory(paid_order=True)
+    payload = {"status": "approved", "carrier": "UPS", "trackingNumber": "1Z999AA10123456784"}
+
+    assert as_admin.put(f"/api/booking/{booking.pk}", payload, format="json").status_code == 200
+    settle()
+
+    [message] = mailbox
+    text, html = parts(message)
+    link = "https://www.ups.com/track?tracknum=1Z999AA10123456784"
+    assert "Shipped with UPS, tracking 1Z999AA10123456784." in text
+    assert f"Track it: {link}" in text
+    assert f'<a href="{link}">1Z999AA10123456784</a>' in html

@@ -6,6 +6,7 @@ import pytest
 from django.utils import timezone
 
 from core.tests.islands import island_props, page_text
+from orders import services
 from orders.models import Booking
 from orders.tests.factories import BookingFactory
 
@@ -131,6 +132,19 @@ def test_my_order_offers_pay_when_card_payments_are_on(client, stripe_on, user, 
     assert props["payUrls"] == {str(order.pk): f"/dashboard/payment/{order.pk}"}
     assert [o["_id"] for o in props["orders"]] == [paid.pk, order.pk]
     assert props["orders"][1]["url"] == url(order)
+
+
+def test_a_shipped_order_shows_its_carrier_and_tracking_link(client, user):
+    booking = BookingFactory(user=user, paid_order=True)
+    services.booking_approve(booking=booking, carrier="fedex", tracking_number="123456789012")
+    client.force_login(user)
+
+    response = client.get(url(booking))
+
+    assert "Shipped with FedEx, tracking 123456789012" in page_text(response)
+    assert 'href="https://www.fedex.com/fedextrack/?trknbr=123456789012"' in (
+        response.content.decode()
+    )
 
 
 NEXT = "What happens next We are packing your order. We will e-mail you when it ships."

@@ -104,8 +104,33 @@ def test_approve_a_paid_order(site, admin):
     row = site.get_by_role("row").filter(has_text="Clutch lever")
     expect(row).to_contain_text("Pending")
     row.get_by_role("button", name="Approve").click()
+    site.get_by_role("dialog").get_by_role("button", name="Approve").click()  # no carrier
     expect(site.get_by_text("status updated").first).to_be_visible()
     expect(row).to_contain_text("Shipped")
+
+
+def test_approve_asks_for_the_carrier_and_the_tracking_number(site, admin):
+    booking = BookingFactory(parts_name="Clutch lever", paid_order=True)
+    site.goto("/dashboard/manageorders")
+    row = site.get_by_role("row").filter(has_text="Clutch lever")
+    row.get_by_role("button", name="Approve").click()
+
+    dialog = site.get_by_role("dialog", name=f"Ship order #{booking.pk}")
+    expect(dialog.get_by_label("Carrier")).to_be_focused()
+    site.keyboard.type("ups")
+    site.keyboard.press("Tab")
+    site.keyboard.type("1Z<bad>")
+    site.keyboard.press("Enter")
+    expect(dialog.get_by_text("A tracking number is up to 64 letters, digits")).to_be_visible()
+    dialog.get_by_label("Tracking number").fill("1Z999AA10123456784")
+    dialog.get_by_role("button", name="Approve").click()
+    expect(row).to_contain_text("Shipped")
+    expect(dialog).to_be_hidden()
+
+    site.goto(f"/dashboard/orders/{booking.pk}")
+    link = site.get_by_role("link", name="1Z999AA10123456784")
+    expect(link).to_have_attribute("href", "https://www.ups.com/track?tracknum=1Z999AA10123456784")
+    expect(site.get_by_text("Shipped with UPS, tracking 1Z999AA10123456784")).to_be_visible()
 
 
 def test_make_a_user_admin(site, admin):

@@ -1,7 +1,8 @@
 import { dateTime } from "../lib/dates.js";
 import { money } from "../lib/format.js";
-import { approveOrder, isDeletable, isRefundable, priceRows, refundOrder } from "../lib/orders.js";
+import { isDeletable, isRefundable, priceRows, refundOrder } from "../lib/orders.js";
 import { toastFailure } from "../lib/toasts.jsx";
+import { ApproveButton } from "./ApproveButton.jsx";
 import { AsyncButton } from "./AsyncButton.jsx";
 import { DeleteOrderButton } from "./OrderButtons.jsx";
 import { StateBadge } from "./StateBadge.jsx";
@@ -13,14 +14,7 @@ function Action({ order, onDeleted, onChanged }) {
   return (
     <div className="flex flex-wrap gap-2">
       {order.state === "pending" && (
-        <AsyncButton
-          className="btn-sm btn-primary"
-          onClick={async () => onChanged(await approveOrder(order))}
-          onFailure={toastFailure}
-          aria-label={`Approve the order of ${order.partsName} for ${order.email}`}
-        >
-          Approve
-        </AsyncButton>
+        <ApproveButton order={order} onChanged={onChanged} onFailure={toastFailure} />
       )}
       {isRefundable(order) && (
         <AsyncButton

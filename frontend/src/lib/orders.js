@@ -10,11 +10,12 @@ export async function deleteOrder(order) {
   notify("Order deleted");
 }
 
-/** Mark a paid order shipped; resolves to the changed order. */
-export async function approveOrder(order) {
+/** Mark a paid order shipped, by `carrier` with `trackingNumber` (both optional); resolves to
+ * the changed order. */
+export async function approveOrder(order, { carrier = "", trackingNumber = "" } = {}) {
   const changed = await api(`/api/booking/${order._id}`, {
     method: "PUT",
-    body: { status: "approved" },
+    body: { status: "approved", carrier: carrier.trim(), trackingNumber: trackingNumber.trim() },
   });
   notify("status updated");
   return changed;

@@ -41,9 +41,18 @@ describe("approveOrder", () => {
     await expect(approveOrder(order)).resolves.toBe(shipped);
     expect(api).toHaveBeenCalledExactlyOnceWith("/api/booking/o42", {
       method: "PUT",
-      body: { status: "approved" },
+      body: { status: "approved", carrier: "", trackingNumber: "" },
     });
     expect(notify).toHaveBeenCalledExactlyOnceWith("status updated");
+  });
+
+  it("sends the carrier and the tracking number, trimmed", async () => {
+    api.mockResolvedValueOnce({ _id: "o42", state: "shipped" });
+    await approveOrder(order, { carrier: " UPS ", trackingNumber: " 1Z999 " });
+    expect(api).toHaveBeenCalledExactlyOnceWith("/api/booking/o42", {
+      method: "PUT",
+      body: { status: "approved", carrier: "UPS", trackingNumber: "1Z999" },
+    });
   });
 
   it("lets a failure through without the success toast", async () => {
