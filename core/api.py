@@ -61,7 +61,8 @@ class DetailSerializer(serializers.Serializer):
 
 
 class ValidationErrorSerializer(serializers.Serializer):
-    """Schema of 400 bodies: `{"<field>": ["message", …]}`, or `{"detail": "…"}` when the
+    """Schema of 400 bodies: `{"<field>": ["message", …]}` (a nested object's fields under
+    its name: `{"<field>": {"<its field>": ["message", …]}}`), or `{"detail": "…"}` when the
     request as a whole is refused (unreadable JSON, a payment that does not check out)."""
 
 
@@ -74,9 +75,11 @@ class ValidationErrorExtension(OpenApiSerializerExtension):
             "properties": {"detail": {"type": "string"}},
             "required": ["detail"],
         }
+        messages = {"type": "array", "items": {"type": "string"}}
+        nested = {"type": "object", "additionalProperties": messages}
         field_messages = {
             "type": "object",
-            "additionalProperties": {"type": "array", "items": {"type": "string"}},
+            "additionalProperties": {"oneOf": [messages, nested]},
             "minProperties": 1,
         }
         return {"oneOf": [field_messages, detail]}

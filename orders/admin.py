@@ -55,7 +55,14 @@ class BookingAdmin(RecordOnlyHistoryAdmin):
     ]
     list_filter = [StateListFilter, "created_at"]
     # The part names searched through the lines (Django admin drops the duplicates).
-    search_fields = ["email", "name", "lines__parts_name", "transaction_id", "payment_intent_id"]
+    search_fields = [
+        "email",
+        "name",
+        "lines__parts_name",
+        "transaction_id",
+        "payment_intent_id",
+        "invoice_number",
+    ]
     # What was bought (the lines, below), at which price, and its payment are history: they
     # change only through the services (placing, paying, approving), never by hand.
     readonly_fields = [
@@ -76,6 +83,7 @@ class BookingAdmin(RecordOnlyHistoryAdmin):
         "paid",
         "status",
         "transaction_id",
+        "invoice_number",
         "payment_intent_id",
         "payment_error",
         "created_at",

@@ -41,11 +41,17 @@ def booking_mail_placed(*, booking_id: int) -> int:
 
 
 def booking_mail_paid(*, booking_id: int) -> int:
-    """To the shopper: the receipt, with the transaction id."""
+    """To the shopper: the receipt, with the transaction id and a link to the invoice."""
     booking = _booking(booking_id)
     if booking is None or not booking.paid:
         return 0
-    context = {"booking": booking, "orders_url": absolute_url("/dashboard/myorder")}
+    context = {
+        "booking": booking,
+        "orders_url": absolute_url("/dashboard/myorder"),
+        "invoice_url": absolute_url(f"/dashboard/orders/{booking.pk}/invoice")
+        if booking.invoice_number
+        else None,
+    }
     return _send([_shopper_message(booking, "booking_paid", PAID_SUBJECT, context)])
 
 

@@ -184,6 +184,12 @@ class Booking(models.Model):
     shipped_at = models.DateTimeField(
         null=True, blank=True, help_text="When the shop approved (shipped) it."
     )
+    # Given at payment from InvoiceCounter, once, and kept for good (a refund keeps it): "INV-"
+    # the year of payment "-" the sequence's next number. None until paid (and for a payment
+    # refunded at once because the order's stock was gone: nothing was sold).
+    invoice_number = models.CharField(
+        max_length=32, null=True, blank=True, unique=True, editable=False
+    )
     client_address = models.GenericIPAddressField(
         null=True,
         blank=True,
@@ -406,6 +412,17 @@ class BookingLine(models.Model):
 
     def __str__(self):
         return f"{self.quantity} × {self.parts_name}"
+
+
+class InvoiceCounter(models.Model):
+    """The invoices' one sequence: one row, whose `last` is the number given last. A payment
+    takes the next number with the row locked (an UPDATE) in its own transaction, so a payment
+    that rolls back gives its number back, and numbers are given in one order with no gaps."""
+
+    last = models.PositiveBigIntegerField(default=0)
+
+    def __str__(self):
+        return f"Invoices up to {self.last}"
 
 
 class PaymentEvent(models.Model):

@@ -80,6 +80,7 @@ class BookingOutputSerializer(serializers.ModelSerializer):
     shipTo = serializers.JSONField(source="ship_to", allow_null=True)
     shipment = BookingShipmentSerializer(source="*", allow_null=True)
     transactionId = serializers.CharField(source="transaction_id")
+    invoiceNumber = serializers.CharField(source="invoice_number", allow_null=True)
     status = serializers.ChoiceField(choices=Booking.Status.choices, allow_null=True)
     state = serializers.ChoiceField(choices=Booking.State.choices)
     createdAt = serializers.DateTimeField(source="created_at")
@@ -111,6 +112,7 @@ class BookingOutputSerializer(serializers.ModelSerializer):
             "status",
             "shipment",
             "transactionId",
+            "invoiceNumber",
             "state",
             "createdAt",
             "expiresAt",
@@ -185,6 +187,7 @@ def booking_json(booking: Booking) -> dict:
         "status": None if status is None else str(status),
         "shipment": _shipment(booking),
         "transactionId": booking.transaction_id,
+        "invoiceNumber": booking.invoice_number,
         "state": str(state),
         "createdAt": _when(booking.created_at),
         "expiresAt": _when(booking.hold_expires_at),

@@ -10,6 +10,7 @@ from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 
 from catalog import selectors as catalog_selectors
+from core.api import errors
 from core.fields import required
 from pricing.api import ShippingMethodListApi
 from pricing.serializers import COUNTRY_UNKNOWN, CountryCodeField, ShippingChoiceSerializer
@@ -55,7 +56,7 @@ class ShippingMethodsApi(ShippingMethodListApi):
             ),
             OpenApiParameter("quantity", int, description="with partId (default its minimum)"),
         ],
-        responses={200: ShippingChoiceSerializer(many=True)},
+        responses={200: ShippingChoiceSerializer(many=True), **errors(400, 404)},
     )
     def get(self, request):
         query = ShippingQuerySerializer(data=request.query_params)

@@ -1,4 +1,5 @@
-"""Order pages: My Order, the owner's Overview and Manage Orders (admin), the payment page."""
+"""Order pages: My Order, an order's page and its invoice, the owner's Overview and Manage
+Orders (admin), the payment page."""
 
 import math
 
@@ -18,6 +19,7 @@ from core.island_props import island_props
 from core.page_guards import shop_admin_required
 
 from . import payments, selectors
+from .invoices import invoice_context
 from .models import Booking
 from .serializers import (
     BookingFilterSerializer,
@@ -78,12 +80,21 @@ def order_page(request, pk):
         "state_label": Booking.State(booking.state).label,
         "minutes_left": minutes_to_pay(booking),
         "payments_on": payments_on,
+        "invoice_url": reverse("invoice", args=[booking.pk]) if booking.invoice_number else None,
         "not_configured": payments.NOT_CONFIGURED,
         "props": island_props(
             order=booking_json(booking), payUrl=pay_url(booking) if own else None
         ),
     }
     return render(request, "dashboard/order.html", context)
+
+
+@login_required
+def invoice(request, pk):
+    """An order's invoice, made to print (its owner or a shop admin; anyone else, no such
+    order, or an order not paid: 404)."""
+    booking = get_or_404(selectors.booking_invoices_visible_to(request.user), pk)
+    return render(request, "orders/invoice.html", invoice_context(booking))
 
 
 def seconds_until_a_hold_lapses(bookings) -> int:

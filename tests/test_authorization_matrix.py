@@ -358,6 +358,8 @@ PAGES = {
     "dashboard/payment/<int:pk>": Page(TO_LOGIN, OK, NOT_FOUND, NOT_FOUND, on="booking"),
     # An order's page: its owner and shop admins; anyone else is told it does not exist.
     "dashboard/orders/<int:pk>": Page(TO_LOGIN, OK, NOT_FOUND, OK, on="booking"),
+    # Its invoice (a paid order's): the same callers.
+    "dashboard/orders/<int:pk>/invoice": Page(TO_LOGIN, OK, NOT_FOUND, OK, on="paid_booking"),
     "cart": PUBLIC,
     "checkout": SIGNED_IN,
     "dashboard/overview": ADMIN_ONLY,

@@ -2,7 +2,8 @@
 // session, gives forms their confirmation and loading indicator, closes menus on Escape or a
 // tap outside, replaces broken part images and keeps hidden slides out of the Tab order; has
 // the navbar's cart count filled in (lib/cart-count.js) and runs "Add to cart"
-// (lib/add-to-cart.js). Both are loaded when needed: a visitor without a cart loads neither.
+// (lib/add-to-cart.js): both loaded when needed, a visitor without a cart loads neither. A
+// "Print" button (`data-print`: an invoice) prints the page.
 import { watchImages } from "./lib/images.js";
 import { watchMenus } from "./lib/menus.js";
 import { clearToken, exchangeToken, signedInEmail, storedToken } from "./lib/session.js";
@@ -43,6 +44,7 @@ function addToCart(element) {
 function onClick(event) {
   const button = event.target.closest("button[data-add-to-cart]");
   if (button) addToCart(button);
+  if (event.target.closest("button[data-print]")) window.print();
 }
 
 /** The navbar's count: `count` when an island announces it, else asked for. */

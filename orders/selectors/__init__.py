@@ -60,6 +60,11 @@ def booking_visible_to(user) -> QuerySet[Booking]:
     return bookings if user.is_shop_admin else bookings.filter(user=user)
 
 
+def booking_invoices_visible_to(user) -> QuerySet[Booking]:
+    """The orders with an invoice (paid: an invoice number) whose invoice `user` may see."""
+    return booking_visible_to(user).filter(invoice_number__isnull=False)
+
+
 def booking_owned_by(user) -> QuerySet[Booking]:
     """The orders `user` placed: only the owner pays for an order."""
     return Booking.objects.prefetch_related("lines").filter(user=user)

@@ -5,9 +5,10 @@ orders), paying, cancelling, approving and refunding; and the cart (its lines, t
 sign-in, its checkout as one order).
 
 Locks are always taken in one order: the cart's row (the cart's writes and its checkout),
-the account (placing), then the order's row, then the part's row (inside catalog.stock), so
-concurrent services wait for each other and never deadlock. Each service that changes what the shop shows of an order makes the orders' cached
-reads stale itself (common.orders_changed); nothing else does.
+the account (placing), then the order's row, then the part's row (inside catalog.stock), then
+the invoices' counter (a payment's last write: invoicing), so concurrent services wait for
+each other and never deadlock. Each service that changes what the shop shows of an order
+makes the orders' cached reads stale itself (common.orders_changed); nothing else does.
 """
 
 from .approving import ORDER_NOT_PAID, booking_approve
@@ -28,6 +29,7 @@ from .cart import (
 from .common import ORDER_GONE, ORDER_REFUNDED, Settled
 from .expiring import booking_expire, booking_release_lapsed_holds, booking_withdraw_for_part
 from .holds import HELD_SHARE_EXCEEDED
+from .invoicing import invoice_number_take
 from .paying import (
     ALREADY_PAID,
     ORDER_EXPIRED,
@@ -115,6 +117,7 @@ __all__ = [
     "cart_voucher_remove",
     "check_payable",
     "check_quantity",
+    "invoice_number_take",
     "quantity_problem",
     "ship_to_new",
     "ship_to_saved",

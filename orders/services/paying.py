@@ -1,6 +1,12 @@
 """Payments: starting one, recording one (from the shopper's confirmation or Stripe's
 webhook), and what happens to a payment that comes too late. No shopper is charged for
-nothing: a payment that cannot buy its order is refunded in full."""
+nothing: a payment that cannot buy its order is refunded in full.
+
+Every way an order gets paid (the PATCH confirmation, the webhook, booking_mark_paid, a late
+payment, a payment found succeeded when an order is deleted or withdrawn) goes through
+settle_locked, which gives the order its invoice number (services.invoicing) in the same
+transaction, once: a paid order is never paid again. A paid order later refunded keeps its
+number (it was sold); a late payment refunded at once because the stock was gone gets none."""
 
 from django.db import transaction
 from django.utils import timezone
@@ -13,6 +19,7 @@ from core.errors import Conflict, NotFound
 from .. import payments, tasks
 from ..models import Booking
 from .common import ORDER_GONE, ORDER_REFUNDED, Settled, booking_locked, orders_changed
+from .invoicing import invoice_number_take
 from .refunding import record_refund
 
 ALREADY_PAID = "This order is already paid"
@@ -121,7 +128,7 @@ def settle_locked(locked: Booking, *, intent_id: str) -> str:
         _record_payment(locked, transaction_id=intent_id)
         record_refund(locked, refund_id=refund_id)
         return Settled.REFUNDED
-    _record_payment(locked, transaction_id=intent_id)
+    _record_payment(locked, transaction_id=intent_id, invoiced=True)
     run_after_commit(tasks.send_booking_paid, booking_id=locked.pk)
     run_after_commit(tasks.send_booking_paid_to_admins, booking_id=locked.pk)
     return Settled.PAID
@@ -149,13 +156,25 @@ def _stock_taken_again(locked: Booking) -> bool:
     return True
 
 
-def _record_payment(locked: Booking, *, transaction_id: str) -> None:
+def _record_payment(locked: Booking, *, transaction_id: str, invoiced: bool = False) -> None:
+    """The order (its row locked) is paid; `invoiced`: the payment bought it, so it takes the
+    invoices' next number (a payment refunded at once, its stock gone, sold nothing: none).
+    The number is taken last, so the invoices' counter stays locked only while this commits."""
     locked.paid = True
     locked.paid_at = timezone.now()
     locked.transaction_id = transaction_id
     locked.payment_intent_id = transaction_id
     locked.payment_error = ""
+    if invoiced:
+        locked.invoice_number = invoice_number_take(paid_at=locked.paid_at)
     locked.save(
-        update_fields=["paid", "paid_at", "transaction_id", "payment_intent_id", "payment_error"]
+        update_fields=[
+            "paid",
+            "paid_at",
+            "transaction_id",
+            "payment_intent_id",
+            "payment_error",
+            "invoice_number",
+        ]
     )
     orders_changed()

@@ -1,6 +1,7 @@
 from datetime import timedelta
 
 import factory
+from django.db import transaction
 from django.utils import timezone
 
 from accounts.tests.factories import UserFactory
@@ -8,6 +9,7 @@ from catalog.tests.factories import PartFactory
 from core.caching import versions
 from orders.models import Booking, BookingLine, Cart, CartLine
 from orders.selectors import CACHE
+from orders.services import invoice_number_take
 
 # What the factory's order of one line bought: its line's fields, not the order's.
 LINE_FIELDS = ("part", "parts_name", "price_per_unit", "quantity")
@@ -25,8 +27,9 @@ EMPTY_CART = {
 
 class BookingFactory(factory.django.DjangoModelFactory):
     """An order of one line as booking_place would store it (the part's stock is not touched),
-    in any state: `part`, `parts_name`, `price_per_unit` and `quantity` are its line's. The
-    orders' cached reads are made stale, as every service that writes one does."""
+    in any state: `part`, `parts_name`, `price_per_unit` and `quantity` are its line's. A paid
+    one takes the invoices' next number, as a payment does (unless `invoice_number` is given).
+    The orders' cached reads are made stale, as every service that writes one does."""
 
     class Meta:
         model = Booking
@@ -34,6 +37,10 @@ class BookingFactory(factory.django.DjangoModelFactory):
     @classmethod
     def _create(cls, model_class, *args, **kwargs):
         line = {field: kwargs.pop(field) for field in LINE_FIELDS}
+        if kwargs.get("paid") and "invoice_number" not in kwargs:
+            with transaction.atomic():  # taken in a transaction, as a payment takes it
+                paid_at = kwargs.get("paid_at") or timezone.now()
+                kwargs["invoice_number"] = invoice_number_take(paid_at=paid_at)
         booking = super()._create(model_class, *args, **kwargs)
         BookingLine.objects.create(booking=booking, line_total=booking.total_price, **line)
         versions.bump(CACHE)

@@ -87,6 +87,16 @@ def test_change_page_shows_the_price_breakdown_read_only(staff_client, orders):
         assert f'name="{field}"' not in page  # shown, never an input
 
 
+def test_change_page_shows_the_invoice_number_read_only_and_search_finds_it(staff_client, orders):
+    booking = orders["pending"]
+    page = staff_client.get(f"{CHANGELIST}{booking.pk}/change/").content.decode()
+    assert "Invoice number:</label>" in page
+    assert booking.invoice_number in page
+    assert 'name="invoice_number"' not in page  # shown, never an input
+    response = staff_client.get(CHANGELIST + f"?q={booking.invoice_number}")
+    assert rows(response) == {booking.pk}
+
+
 @pytest.mark.parametrize("state", ["pending", "shipped"])
 def test_paid_orders_cannot_be_deleted_in_admin(staff_client, orders, state):
     booking = orders[state]

@@ -35,6 +35,7 @@ BOOKING_FIELDS = {
     "paid",
     "status",
     "transactionId",
+    "invoiceNumber",
     "state",
     "createdAt",
     "expiresAt",

@@ -145,6 +145,21 @@ def test_the_paid_mail_shows_the_discount_and_free_shipping(mailbox, admins):
         assert shown in html
 
 
+def test_the_paid_mail_links_the_invoice(mailbox, admins):
+    booking = BookingFactory(quantity=1, part__price=Decimal("75.00"))
+
+    assert services.booking_mark_paid(booking_id=booking.pk, transaction_id="pi_invoice")
+    settle()
+
+    number = Booking.objects.get(pk=booking.pk).invoice_number
+    assert number
+    link = f"{SITE}/dashboard/orders/{booking.pk}/invoice"
+    [receipt] = mailbox.to(booking.user.email)
+    text, html = parts(receipt)
+    assert f"Invoice:        {number}, {link}" in text
+    assert f'Invoice: <a href="{link}">{number}</a>' in html
+
+
 def test_links_are_at_site_url_whatever_host_the_order_came_through(mailbox, as_user, settings):
     """Mail links come from SITE_URL, never from the request's Host."""
     settings.ALLOWED_HOSTS = ["*"]

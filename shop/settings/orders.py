@@ -1,9 +1,9 @@
-"""Orders: card payments (Stripe), how long an unpaid order holds stock, and how much one
-account may hold."""
+"""Orders: card payments (Stripe), how long an unpaid order holds stock, how much one
+account may hold, and the seller on invoices."""
 
 from django.core.exceptions import ImproperlyConfigured
 
-from .base import env
+from .base import SHOP_NAME, env
 
 STRIPE_SECRET_KEY = env.str("STRIPE_SECRET_KEY", default="")
 STRIPE_PUBLISHABLE_KEY = env.str("STRIPE_PUBLISHABLE_KEY", default="")
@@ -27,3 +27,8 @@ if MAX_HELD_SHARE is None or not 0 < MAX_HELD_SHARE <= 1:
     )
 # How many lines (parts) one cart may have.
 CART_MAX_LINES = env.int("CART_MAX_LINES", default=50)
+# The seller on invoices (its legal name, postal address and tax id), as the law asks an
+# invoice to name it; the address may span lines ("\n" in the environment's value).
+SHOP_LEGAL_NAME = env.str("SHOP_LEGAL_NAME", default="") or SHOP_NAME
+SHOP_ADDRESS = env.str("SHOP_ADDRESS", default="", multiline=True)
+SHOP_TAX_ID = env.str("SHOP_TAX_ID", default="")
