@@ -145,3 +145,21 @@ def test_a_shipped_order_shows_its_carrier_and_tracking_link(client, user):
     assert 'href="https://www.fedex.com/fedextrack/?trknbr=123456789012"' in (
         response.content.decode()
     )
+
+
+NEXT = "What happens next We are packing your order. We will e-mail you when it ships."
+
+
+@pytest.mark.parametrize(
+    ("fields", "said"),
+    [
+        ({"paid_order": True}, True),
+        ({"shipped": True}, False),
+        ({"paid_order": True, "refunded_at": timezone.now()}, False),
+        ({}, False),  # unpaid
+    ],
+)
+def test_a_paid_order_not_yet_shipped_says_what_happens_next(client, user, fields, said):
+    booking = BookingFactory(user=user, **fields)
+    client.force_login(user)
+    assert (NEXT in page_text(client.get(url(booking)))) is said

@@ -122,3 +122,54 @@ def findings(page, path: str, width: int) -> list[str]:
     page.set_viewport_size({"width": width, "height": 900})
     page.goto(path)
     return [f"@{width}px {line}" for line in axe_findings(page)]
+
+
+def demo_methods(countries=("US", "GB")):
+    """The demo's shipping methods (API.md "Addresses, shipping and tax"): "Standard" (free,
+    the default) and "Express" ($14.99), delivering to `countries`."""
+    from pricing.tests import factories  # the app's, only once a test asks (Django is set up)
+
+    standard = factories.method(
+        "Standard", countries=countries, eta="3–5 business days", is_default=True
+    )
+    express = factories.method(
+        "Express", countries=countries, bands=[(100_000, "14.99")], eta="1–2 business days"
+    )
+    return standard, express
+
+
+def saved_address(user, **fields):
+    """A saved address of `user` (the first is the default): Rosa Rider's in Springfield, IL."""
+    from accounts.addresses import address_create
+
+    where = {
+        "full_name": "Rosa Rider",
+        "line1": "7 Gear Lane",
+        "city": "Springfield",
+        "region": "IL",
+        "postcode": "62701",
+        "country": "US",
+        "phone": "+12175550100",
+    }
+    return address_create(owner=user, **{**where, **fields})
+
+
+SAVED_LINE = "Rosa Rider, 7 Gear Lane, Springfield, IL 62701, United States of America"
+
+
+def breakdown(scope) -> dict[str, str]:
+    """The money rows under `scope` as a person reads them: {"Subtotal": "$49.00", …} from its
+    description list's terms and their definitions."""
+    return dict(
+        zip(
+            scope.locator("dt").all_inner_texts(),
+            scope.locator("dd").all_inner_texts(),
+            strict=True,
+        )
+    )
+
+
+def total_of(scope):
+    """The amount of the "Total" row under `scope`."""
+    term = scope.locator("dt").filter(has_text=re.compile(r"^\s*Total\s*$"))
+    return term.locator("xpath=following-sibling::dd[1]")

@@ -11,7 +11,7 @@ from catalog.tests.factories import PartFactory
 from orders.models import Cart
 from orders.tests.factories import BookingFactory, CartLineFactory
 from reviews.tests.factories import ReviewFactory
-from tests.e2e.conftest import findings, sign_in
+from tests.e2e.conftest import demo_methods, findings, saved_address, sign_in
 
 WIDTHS = [1366, 390]
 
@@ -62,6 +62,8 @@ def shop(transactional_db):
     PartFactory(name="Spark plug", available_quantity=1, minimum_order_quantity=4)
     ReviewFactory()
     shopper = UserFactory(name="Sam Shopper")
+    demo_methods()  # /checkout's Delivery offers Standard and Express
+    saved_address(shopper)  # and its Ship to this address or a new one
     BookingFactory(user=shopper, part=part)
     BookingFactory(user=shopper, part=part, paid_order=True)
     # A cart to check out, one of its lines with a problem (the part is out of stock).

@@ -15,7 +15,7 @@ from accounts.tests.factories import AdminFactory, UserFactory
 from catalog.tests.factories import PartFactory
 from orders.models import Booking, Cart
 from orders.tests.factories import BookingFactory, CartLineFactory
-from tests.e2e.conftest import shot, sign_in
+from tests.e2e.conftest import breakdown, demo_methods, saved_address, shot, sign_in
 
 pytestmark = pytest.mark.sqlite  # a journey `make test-sqlite` runs on SQLite too
 
@@ -138,7 +138,9 @@ def test_place_order_goes_on_to_pay_and_the_paid_order_says_so(paying):
     once paid, that page says "Order #N is paid." with a link to the order, then and when it is
     opened again."""
     site = paying
+    demo_methods()
     shopper = UserFactory(name="Rosa Rider")
+    saved_address(shopper)
     cart = Cart.objects.create(user=shopper)
     pads = PartFactory(name="Brake pads", price=Decimal("24.50"), minimum_order_quantity=2)
     fluid = PartFactory(name="Brake fluid", price=Decimal("9.00"), minimum_order_quantity=1)
@@ -146,9 +148,7 @@ def test_place_order_goes_on_to_pay_and_the_paid_order_says_so(paying):
     CartLineFactory(cart=cart, part=fluid, quantity=3)
     sign_in(site, shopper)
     site.goto("/checkout")
-    site.get_by_label("Address").fill("7 Gear Lane, Leeds")
-    site.get_by_label("Phone").fill("0123456789")
-    site.get_by_role("button", name="Place order").click()
+    site.get_by_role("button", name="Place order").click()  # to the saved address, by Standard
 
     expect(site).to_have_url(re.compile(r"/dashboard/payment/\d+$"))
     booking = Booking.objects.get(user=shopper)
@@ -173,6 +173,18 @@ def test_place_order_goes_on_to_pay_and_the_paid_order_says_so(paying):
     site.get_by_role("link", name=f"View Order #{booking.pk}").click()
     expect(site).to_have_url(f"{site.base_url}/dashboard/orders/{booking.pk}")
     expect(site.get_by_role("heading", name=f"Order #{booking.pk}")).to_be_visible()
+    order = site.get_by_role("region", name=f"Order #{booking.pk}")
+    shown = breakdown(order)
+    assert {label: shown.get(label) for label in ("Subtotal", "Shipping", "Total")} == {
+        "Subtotal": "$76.00",
+        "Shipping": "Standard: Free",
+        "Total": "$76.00",
+    }
+    next_steps = site.get_by_role("region", name="What happens next")
+    expect(next_steps).to_contain_text(
+        "We are packing your order. We will e-mail you when it ships."
+    )
+    shot(site, "paid-order-page")
     booking.refresh_from_db()
     assert booking.paid
 

@@ -1,12 +1,15 @@
-// The cart page (/cart): a row per line with its quantity field and Remove, the total, and
-// Checkout, disabled while a line has a problem (API.md's `problem`, or the one a refused
+// The cart page (/cart): a row per line with its quantity field and Remove, the voucher field
+// (Apply; the code applied with its Remove; the code's message under the field), the totals
+// (Subtotal, Discount with the code when there is one, Total) and Checkout, disabled while a line has a problem (API.md's `problem`, or the one a refused
 // checkout sent back: lib/cart.js); a line's notice (its price changed since it was added) and
 // warning (it does not fit the active bike) are said, and stop nothing. Every change goes to
 // the API and shows its answer.
 import { useCallback, useState } from "react";
 import { AsyncButton } from "../components/AsyncButton.jsx";
+import { Totals } from "../components/Totals.jsx";
 import { api } from "../lib/api.js";
 import { announceCartCount, canCheckout, takeCartProblem, withProblem } from "../lib/cart.js";
+import { cartRows } from "../lib/checkout.js";
 import { money } from "../lib/format.js";
 import { mountIslands } from "../lib/mount.jsx";
 import { toastFailure } from "../lib/toasts.jsx";
@@ -111,6 +114,90 @@ function CartLine({ line, placeholder, onChange }) {
   );
 }
 
+const VOUCHER_FIELD = "cart-voucher";
+const VOUCHER_MESSAGE = "cart-voucher-message";
+const VOUCHER_APPLIED = "cart-voucher-applied";
+
+/** The voucher field: Apply sends the code (POST /api/cart/voucher); a refusal's message, or
+ * the applied code's problem with this cart (`voucherProblem`), shows under the field. */
+function Voucher({ cart, onChange }) {
+  const [code, setCode] = useState("");
+  const [error, setError] = useState("");
+  const [busy, setBusy] = useState(false);
+  const message = error || cart.voucherProblem || "";
+
+  async function onApply(event) {
+    event.preventDefault();
+    setBusy(true);
+    try {
+      const next = await api("/api/cart/voucher", { method: "POST", body: { code: code.trim() } });
+      setError("");
+      setCode("");
+      onChange(next);
+    } catch (failure) {
+      setError(failure.fields.code || failure.message);
+      document.getElementById(VOUCHER_FIELD)?.focus();
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  async function onRemove() {
+    const next = await api("/api/cart/voucher", { method: "DELETE" });
+    setError("");
+    onChange(next);
+    document.getElementById(VOUCHER_FIELD)?.focus(); // the Remove button is gone
+  }
+
+  return (
+    <section aria-labelledby="cart-voucher-heading" className="flex flex-col gap-2 max-w-md">
+      <h2 id="cart-voucher-heading" className="text-lg font-semibold">
+        Voucher
+      </h2>
+      <form noValidate onSubmit={onApply} className="flex flex-wrap items-end gap-2">
+        <div className="flex flex-col gap-1 grow">
+          <label htmlFor={VOUCHER_FIELD} className="text-sm font-medium">
+            Voucher code
+          </label>
+          <input
+            id={VOUCHER_FIELD}
+            name="code"
+            autoComplete="off"
+            autoCapitalize="characters"
+            spellCheck={false}
+            className={`input w-full ${message ? "input-error" : ""}`}
+            value={code}
+            onChange={(event) => setCode(event.target.value)}
+            aria-invalid={message ? true : undefined}
+            aria-describedby={message ? VOUCHER_MESSAGE : undefined}
+          />
+        </div>
+        <AsyncButton type="submit" busy={busy} className="btn-outline">
+          Apply
+        </AsyncButton>
+      </form>
+      <p id={VOUCHER_MESSAGE} className="text-error text-sm" aria-live="polite">
+        {message}
+      </p>
+      {cart.voucher && (
+        <div className="flex flex-wrap items-center gap-2">
+          <p id={VOUCHER_APPLIED}>
+            Code applied: <span className="font-semibold">{cart.voucher.code}</span>
+          </p>
+          <AsyncButton
+            onClick={onRemove}
+            onFailure={toastFailure}
+            className="btn-ghost btn-sm"
+            aria-describedby={VOUCHER_APPLIED}
+          >
+            Remove
+          </AsyncButton>
+        </div>
+      )}
+    </section>
+  );
+}
+
 function Cart({ cart: first, placeholder }) {
   const [cart, setCart] = useState(first);
   const [problem, setProblem] = useState(kept);
@@ -138,10 +225,11 @@ function Cart({ cart: first, placeholder }) {
           <CartLine key={line.partId} line={line} placeholder={placeholder} onChange={onChange} />
         ))}
       </ul>
+      <div className="flex flex-wrap items-start justify-between gap-6">
+        <Voucher cart={cart} onChange={onChange} />
+        <Totals rows={cartRows(cart)} className="min-w-56 grow sm:grow-0" />
+      </div>
       <div className="flex flex-wrap items-center justify-end gap-4">
-        <p className="text-xl font-semibold" aria-live="polite">
-          Total: {money(cart.total)}
-        </p>
         {canCheckout(lines) ? (
           <a href="/checkout" className="btn btn-primary">
             Checkout

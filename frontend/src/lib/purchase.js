@@ -48,9 +48,11 @@ export function checkOrder({ phone, address, quantity }, part) {
   return errors;
 }
 
-/** The POST /api/booking body (API.md); the server ignores all but partId, quantity, address, phone. */
-export function bookingBody(values, part, user) {
+/** The POST /api/booking body (API.md); the server ignores all but partId, quantity, address,
+ * phone and shippingMethod (the picked delivery's id, left out when none is: the default). */
+export function bookingBody(values, part, user, shippingMethod = null) {
   return {
+    ...(shippingMethod == null ? {} : { shippingMethod }),
     partId: part._id,
     quantity: wholeCount(values.quantity),
     address: values.address.trim(),

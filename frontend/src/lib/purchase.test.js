@@ -130,6 +130,12 @@ describe("bookingBody", () => {
       totalPrice: 59.97,
     });
   });
+
+  it("sends the picked delivery method, and none when none is picked", () => {
+    const values = { phone: "0123456789", address: "7 Gear Lane", quantity: "3" };
+    expect(bookingBody(values, part, user, 5).shippingMethod).toBe(5);
+    expect(bookingBody(values, part, user, null)).not.toHaveProperty("shippingMethod");
+  });
 });
 
 describe("splitErrors", () => {
