@@ -74,6 +74,19 @@ def test_the_first_hour_is_true_to_the_demo_data():
         assert f"`{account.email}` | `{account.password}`" in text
 
 
+def test_the_first_hours_total_is_true_to_the_demo_pricing():
+    from shop import demo_data
+
+    text = " ".join(first_hour().split())
+    express = next(m for m in demo_data.SHIPPING_METHODS if m["name"] == "Express")
+    codes = {v["code"]: v for v in demo_data.VOUCHERS}
+
+    assert f'**Express** (${express["bands"][-1][1]}, "{express["eta"]}")' in text
+    assert codes["RIDE10"]["kind"] == "percent" and "`ride10`" in text
+    assert "(10% off; `FREESHIP` makes shipping free)" in text
+    assert codes["FREESHIP"]["kind"] == "shipping"
+
+
 def test_the_first_hour_commands_are_make_run_and_manage_py():
     commands = [command for command, _ in first_hour_commands()]
 
