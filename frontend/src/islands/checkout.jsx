@@ -15,6 +15,7 @@ import { DeliveryOptions } from "../components/DeliveryOptions.jsx";
 import { Field } from "../components/Field.jsx";
 import { Totals } from "../components/Totals.jsx";
 import { api } from "../lib/api.js";
+import { breakdownRows } from "../lib/breakdown.js";
 import { afterCheckout, keepCartProblem } from "../lib/cart.js";
 import {
   addressLine,
@@ -27,7 +28,6 @@ import {
   methodsPath,
   NEW_ADDRESS,
   pickMethod,
-  quoteRows,
 } from "../lib/checkout.js";
 import { flashNext } from "../lib/flash.js";
 import { money } from "../lib/format.js";
@@ -380,7 +380,7 @@ function Checkout({
               {cart.voucherProblem}
             </p>
           )}
-          <Totals rows={quote ? quoteRows(quote) : cartRows(cart)} />
+          <Totals rows={quote ? breakdownRows(quote) : cartRows(cart)} />
         </section>
         {/* While the methods are asked again the button stays focusable (aria-disabled), so a
             keyboard user's Tab still reaches it; with no method to pick it is disabled. */}

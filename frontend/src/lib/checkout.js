@@ -44,23 +44,6 @@ export function priceText(price) {
   return amount(price) ? money(price) : "Free";
 }
 
-/** A quote's breakdown (API.md: the `quote` of a shipping method), [label, amount] each, in the
- * order page's words: "Subtotal", "Discount" with the code (when > 0), "Shipping" with its
- * method, "Tax" (when it is added to the total; "Includes $X tax" when the prices include it),
- * "Total". */
-export function quoteRows(quote) {
-  const rows = [["Subtotal", money(quote.subtotal)]];
-  if (amount(quote.discount) > 0) rows.push(discountRow(quote.discount, quote.voucher));
-  const shipping = quote.shipping ?? { method: "", price: 0 };
-  const price = priceText(shipping.price);
-  rows.push(["Shipping", shipping.method ? `${shipping.method}: ${price}` : price]);
-  if (amount(quote.tax) > 0) {
-    rows.push(["Tax", quote.taxIncluded ? `Includes ${money(quote.tax)} tax` : money(quote.tax)]);
-  }
-  rows.push(["Total", money(quote.total)]);
-  return rows;
-}
-
 /** Which method is picked once the list is `methods`: the one picked before while it is still
  * there, else the default, else the first; null for an empty list. */
 export function pickMethod(methods, pickedId = null) {

@@ -12,23 +12,12 @@ import {
   partMethodsPath,
   pickMethod,
   priceText,
-  quoteRows,
 } from "./checkout.js";
 
 const COUNTRIES = [
   { code: "GB", name: "United Kingdom" },
   { code: "US", name: "United States of America" },
 ];
-
-const QUOTE = {
-  subtotal: "49.00",
-  discount: "4.90",
-  voucher: "RIDE10",
-  shipping: { method: "Express", price: "14.99", eta: "1–2 business days" },
-  tax: "0.00",
-  taxIncluded: true,
-  total: "59.09",
-};
 
 describe("cartRows", () => {
   it("reads Subtotal and Total, with no Discount row when there is none", () => {
@@ -68,40 +57,6 @@ describe("cartRows", () => {
       ["Subtotal", "$12.00"],
       ["Total", "$12.00"],
     ]);
-  });
-});
-
-describe("quoteRows", () => {
-  it("reads as the order page: the discount with its code, shipping with its method", () => {
-    expect(quoteRows(QUOTE)).toEqual([
-      ["Subtotal", "$49.00"],
-      ["Discount (RIDE10)", "-$4.90"],
-      ["Shipping", "Express: $14.99"],
-      ["Total", "$59.09"],
-    ]);
-  });
-
-  it("says Free for free shipping and leaves out a zero discount", () => {
-    const quote = {
-      ...QUOTE,
-      discount: "0.00",
-      voucher: null,
-      shipping: { method: "Standard", price: "0.00", eta: "" },
-      total: "49.00",
-    };
-    expect(quoteRows(quote)).toEqual([
-      ["Subtotal", "$49.00"],
-      ["Shipping", "Standard: Free"],
-      ["Total", "$49.00"],
-    ]);
-  });
-
-  it("adds a Tax row when tax is added, and says what prices include otherwise", () => {
-    const added = { ...QUOTE, tax: "11.88", taxIncluded: false, total: "70.97" };
-    expect(quoteRows(added)).toContainEqual(["Tax", "$11.88"]);
-    const included = { ...QUOTE, tax: "9.43", taxIncluded: true };
-    expect(quoteRows(included)).toContainEqual(["Tax", "Includes $9.43 tax"]);
-    expect(quoteRows(QUOTE).some(([label]) => label === "Tax")).toBe(false);
   });
 });
 
