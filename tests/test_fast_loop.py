@@ -17,7 +17,13 @@ from tests.test_make_run import make_dry_run
 ROOT = Path(__file__).resolve().parent.parent
 FAST = "not e2e and not slow"
 ON_SQLITE = "not postgres and not slow and (not e2e or sqlite)"
-JOURNEYS = ["test_cart.py", "test_garage.py", "test_payment.py", "test_shopper.py"]
+JOURNEYS = [
+    "test_cart.py",
+    "test_checkout.py",
+    "test_garage.py",
+    "test_payment.py",
+    "test_shopper.py",
+]
 
 
 def pytest_command(target: str) -> list[str]:
