@@ -20,6 +20,7 @@ import threading
 from collections.abc import Sequence
 from email.utils import make_msgid
 
+from celery import shared_task
 from django.core.mail import EmailMultiAlternatives, get_connection
 from django.db import transaction
 from django.db.models import Q
@@ -48,10 +49,13 @@ def outbox_queue(messages: Sequence[EmailMultiAlternatives]) -> int:
     if not messages or background.is_muted():
         return 0
     Email.objects.bulk_create([_row(message) for message in messages])
-    from .tasks import send_outbox  # the task calls this module
-
     background.run_after_commit(send_outbox)
     return len(messages)
+
+
+@shared_task(name="core.tasks.send_outbox")  # the worker's task (core/tasks.py registers it)
+def send_outbox() -> int:
+    return outbox_send()
 
 
 def outbox_send() -> int:

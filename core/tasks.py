@@ -1,11 +1,7 @@
-"""The kernel's background task: sending the outbox (core/outbox.py), after each transaction
-that writes mail commits and every minute (Celery beat, the catch-up after a worker died)."""
+"""The kernel's background task: sending the outbox (core/outbox.py, where it is defined, so
+the outbox schedules it without importing this module), after each transaction that writes
+mail commits and every minute (Celery beat, the catch-up after a worker died)."""
 
-from celery import shared_task
+from .outbox import send_outbox
 
-from . import outbox
-
-
-@shared_task
-def send_outbox() -> int:
-    return outbox.outbox_send()
+__all__ = ["send_outbox"]
