@@ -1,6 +1,7 @@
 """A lock on a name, held until the transaction ends: for what has no row of its own to lock
 (a client address), beside the rows' own locks."""
 
+from django.db import connections
 from django.db.models import BooleanField, Func, Value
 
 
@@ -27,3 +28,15 @@ class NamedLock(Func):
     def as_postgresql(self, compiler, connection, **extra_context):
         template = "(pg_advisory_xact_lock(hashtextextended(%(expressions)s, 0)) IS NULL)"
         return super().as_sql(compiler, connection, template=template, **extra_context)
+
+
+def named_locks_take(*names: str, using: str = "default") -> None:
+    """Take the locks of `names`, in that order, in one statement of their own: for a caller
+    that has no row to read them with (NamedLock's note). Held until the transaction ends;
+    nothing to take on other databases than PostgreSQL (see NamedLock)."""
+    connection = connections[using]
+    if not names or connection.vendor != "postgresql":
+        return
+    take = ", ".join(["pg_advisory_xact_lock(hashtextextended(%s, 0))"] * len(names))
+    with connection.cursor() as cursor:
+        cursor.execute(f"SELECT {take}", list(names))  # noqa: S608 (placeholders only)

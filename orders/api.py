@@ -2,11 +2,11 @@
 them (the PaymentIntent, the confirmation, Stripe's webhook), the CSV export and the figures."""
 
 from django.core.exceptions import ValidationError
-from django.http import StreamingHttpResponse
+from django.http import Http404, StreamingHttpResponse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema
 from rest_framework import status
-from rest_framework.permissions import IsAuthenticated
+from rest_framework.permissions import BasePermission, IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
@@ -37,6 +37,7 @@ from .serializers import (
     WebhookReceivedSerializer,
     booking_json,
     bookings_json,
+    guest_booking_json,
 )
 from .stats import shop_stats
 from .throttles import OrderThrottle, PaymentThrottle
@@ -51,6 +52,33 @@ def part_to_order(data: dict) -> Part:
     if part is None:
         raise ValidationError({"partId": PART_UNKNOWN if "partId" in data else PART_REQUIRED})
     return part
+
+
+class IsAuthenticatedOrGuestKey(BasePermission):
+    """Signed in, or sending a guest's order's key (`?key=…`): the order is then that key's
+    (selectors.booking_for), else 404."""
+
+    def has_permission(self, request, view):
+        return bool(request.user and request.user.is_authenticated) or "key" in request.GET
+
+
+def guest_key_of(request) -> str | None:
+    """The guest's key the request sends (`?key=…`), or None."""
+    return request.GET.get("key")
+
+
+def booking_of_request(request, pk: int, *, own: bool = False):
+    """The order `pk` of this request (selectors.booking_for: by its key, else the asker's;
+    with `own`, only its owner's), else 404."""
+    booking = selectors.booking_for(user=request.user, pk=pk, key=guest_key_of(request), own=own)
+    if booking is None:
+        raise Http404
+    return booking
+
+
+def answer_of(request, booking) -> dict:
+    """The order as the asker gets it: with its private page when asked by its key."""
+    return guest_booking_json(booking) if guest_key_of(request) else booking_json(booking)
 
 
 class BookingListApi(APIView):
@@ -139,16 +167,23 @@ class BookingCsvApi(APIView):
 
 
 class BookingDetailApi(APIView):
-    permission_classes = [IsAuthenticated]
+    """An order: read (its owner, a shop admin, or anyone with a guest's order's `?key=`),
+    deleted (its owner or a shop admin; a guest's key reads and pays, nothing else), approved
+    (shop admins), paid (its owner, or its guest's key)."""
+
+    permission_classes = [IsAuthenticatedOrGuestKey]
     throttle_classes = [PaymentThrottle]  # only the payment PATCH reaches Stripe this often
 
     def get_booking(self, request, pk):
         """Other users' orders answer 404: their existence is not revealed."""
+        if not request.user.is_authenticated:
+            raise Http404
         return get_or_404(selectors.booking_visible_to(request.user), pk)
 
     @extend_schema(responses={200: BookingOutputSerializer, **errors(401, 404)})
     def get(self, request, pk):
-        return Response(booking_json(self.get_booking(request, pk)))
+        booking = booking_of_request(request, pk)
+        return Response(answer_of(request, booking))
 
     @extend_schema(
         responses={200: DeletedCountSerializer, **errors(401, 403, 404, 409, 502, 503)},
@@ -167,6 +202,8 @@ class BookingDetailApi(APIView):
         },
     )
     def put(self, request, pk):
+        if not request.user.is_authenticated:
+            raise Http404  # a guest's key approves nothing
         self.check_admin(request)
         booking = self.get_booking(request, pk)
         data = BookingStatusInputSerializer(data=request.data)
@@ -187,12 +224,12 @@ class BookingDetailApi(APIView):
     )
     def patch(self, request, pk):
         """After a card payment: paid once Stripe confirms the PaymentIntent paid this order."""
-        booking = get_or_404(selectors.booking_owned_by(request.user), pk)
+        booking = booking_of_request(request, pk, own=True)
         data = PaymentConfirmInputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         transaction_id = data.validated_data["transactionId"]
         booking = services.booking_confirm_payment(booking=booking, transaction_id=transaction_id)
-        return Response(booking_json(booking))
+        return Response(answer_of(request, booking))
 
     def check_admin(self, request):
         if not IsShopAdmin().has_permission(request, self):
@@ -215,7 +252,9 @@ class BookingRefundApi(APIView):
 
 
 class PaymentIntentApi(APIView):
-    permission_classes = [IsAuthenticated]
+    """The PaymentIntent of an order of the asker's own, or of a guest's order by `?key=`."""
+
+    permission_classes = [IsAuthenticatedOrGuestKey]
     throttle_classes = [PaymentThrottle]
 
     @extend_schema(
@@ -228,9 +267,7 @@ class PaymentIntentApi(APIView):
     def post(self, request):
         data = PaymentIntentInputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        booking = get_or_404(
-            selectors.booking_owned_by(request.user), data.validated_data["booking"]
-        )
+        booking = booking_of_request(request, data.validated_data["booking"], own=True)
         return Response({"clientSecret": services.booking_start_payment(booking=booking)})
 
 

@@ -1,10 +1,11 @@
 """The cart's pages: /cart (anyone: the account's or the visitor's cart) and /checkout (signed
-in; a visitor signs in first and keeps the cart). Both are personal: never kept in a cache.
-Viewing them creates nothing: no cart, no session."""
+in; a visitor signs in or signs up first and keeps the cart, or continues as a guest). Both
+are personal: never kept in a cache. Viewing them creates nothing: no cart, no session."""
 
 from django.conf import settings
-from django.contrib.auth.decorators import login_required
 from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.http import urlencode
 from django.templatetags.static import static
 from django.utils.cache import patch_cache_control
 from django_countries import countries
@@ -25,6 +26,11 @@ def _private(response):
     return response
 
 
+def _back_here(name: str) -> str:
+    """The sign-in or sign-up page, which comes back to /checkout."""
+    return f"{reverse(name)}?{urlencode({'next': reverse('checkout')})}"
+
+
 def cart_page(request):
     """The cart's lines, each with its quantity field and Remove, the total and Checkout."""
     contents = cart_read_for(request, cart=cart_of_request(request))
@@ -32,21 +38,24 @@ def cart_page(request):
     return _private(render(request, "orders/cart.html", {"props": props, "cart": contents}))
 
 
-@login_required
 def checkout_page(request):
     """The lines, where the order goes (the saved addresses, the default picked, or a new
     one), the methods that deliver there with the order's breakdown by each, and Place order,
     which goes on to pay the new order (its payment page; its own page when card payments
-    are not configured); an empty cart sends the shopper back to /cart."""
+    are not configured); an empty cart sends the shopper back to /cart. A visitor chooses
+    first: sign in, create an account (both come back here), or continue as a guest (an
+    e-mail and a new address; the guest's order's private page pays it)."""
     cart = cart_of_request(request)
     contents = cart_read_for(request, cart=cart)
     if not contents["lines"]:
         return _private(redirect("cart"))
-    saved = [address_as_dict(address) for address in address_list_of(request.user)]
+    guest = not request.user.is_authenticated
+    user = None if guest else request.user
+    saved = [] if guest else [address_as_dict(a) for a in address_list_of(request.user)]
     where = saved[0] if saved else {"country": settings.SHOP_COUNTRY, "region": ""}
     choices = shipping_choices(
         lines=cart_priced_lines(cart=cart),
-        user=request.user,
+        user=user,
         country=where["country"],
         region=where["region"],
         voucher=cart.voucher,
@@ -58,5 +67,8 @@ def checkout_page(request):
         countries=[{"code": code, "name": name} for code, name in countries],
         shopCountry=settings.SHOP_COUNTRY,
         cardPayments=payments.is_configured(),
+        guest=guest,
+        loginUrl=_back_here("account_login"),
+        signupUrl=_back_here("account_signup"),
     )
     return _private(render(request, "orders/checkout.html", {"props": props, "cart": contents}))

@@ -1,31 +1,36 @@
-"""POST /api/checkout: one order of the whole cart (signed in), limited like any order placed.
-The rules are orders.services.cart_checkout's; this view reads the input and writes the
-answers."""
+"""POST /api/checkout: one order of the whole cart, limited like any order placed: the
+account's, or a visitor's (a guest's order of its `email`, answered with its private page
+`guestUrl`). The rules are orders.services.cart_checkout's; this view reads the input and
+writes the answers."""
 
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
-from rest_framework.permissions import IsAuthenticated
+from django.core.exceptions import ValidationError as DjangoValidationError
+from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from accounts import validators as account_validators
 from accounts.serializers import AddressInputSerializer
 from core.api import MAX_ID, created, errors
 from core.clients import client_address
+from core.emails import normalize_email
 from core.fields import PhoneField, required
 from core.phones import PHONE_REQUIRED
 
 from . import services
 from .cart_api import COUNT_COOKIE, CartOutputSerializer, cart_data
-from .cart_requests import cart_of_request
+from .cart_requests import SESSION_KEY, cart_of_request
 from .serializers import (
     ADDRESS_REQUIRED,
     MONEY,
     BookingInputSerializer,
     BookingOutputSerializer,
     booking_json,
+    guest_booking_json,
 )
 from .services.ship_to import ADDRESS_UNKNOWN
-from .throttles import OrderThrottle
+from .throttles import GuestOrderThrottle, OrderThrottle, record_guest_order
 
 EXPECTED_TOTAL_INVALID = "expectedTotal must be the total you were shown, in dollars (e.g. 76.50)"
 
@@ -53,6 +58,10 @@ class CheckoutInputSerializer(BookingInputSerializer):
     )
     shipTo = AddressInputSerializer(required=False)
     saveAddress = serializers.BooleanField(required=False, default=False)
+    # A visitor's (a guest's order): where its mails go; ignored for an account's order.
+    email = serializers.CharField(
+        max_length=254, required=False, error_messages=required(account_validators.EMAIL_REQUIRED)
+    )
     expectedTotal = serializers.DecimalField(
         **MONEY,
         required=False,
@@ -69,7 +78,20 @@ class CheckoutInputSerializer(BookingInputSerializer):
         ),
     )
 
+    def validate_email(self, value):
+        email = normalize_email(value)
+        try:
+            account_validators.validate_shop_email(email)
+        except DjangoValidationError as exc:
+            raise serializers.ValidationError(exc.messages) from exc
+        return email
+
     def validate(self, data):
+        guest = not self.context["request"].user.is_authenticated
+        if guest and "email" not in data:
+            raise serializers.ValidationError({"email": [account_validators.EMAIL_REQUIRED]})
+        if guest and "addressId" in data:  # a visitor has no address book
+            raise serializers.ValidationError({"addressId": [ADDRESS_UNKNOWN]})
         if "addressId" in data or "shipTo" in data:
             return data
         missing = {
@@ -99,37 +121,47 @@ class CheckoutConflictSerializer(serializers.Serializer):
 
 
 class CheckoutApi(APIView):
-    permission_classes = [IsAuthenticated]
-    throttle_classes = [OrderThrottle]
+    """Signed in: the account's order. A visitor: a guest's order of its `email`, at most
+    THROTTLE_GUEST_ORDERS placed per client address (orders placed count, not forms sent
+    back with a mistake)."""
+
+    permission_classes = [AllowAny]
+    throttle_classes = [OrderThrottle, GuestOrderThrottle]
 
     @extend_schema(
         request=CheckoutInputSerializer,
         responses={
             201: BookingOutputSerializer,
             409: CheckoutConflictSerializer,
-            **errors(400, 401, 403, 415),
+            **errors(400, 403, 415),
         },
     )
     def post(self, request):
-        data = CheckoutInputSerializer(data=request.data)
+        data = CheckoutInputSerializer(data=request.data, context={"request": request})
         data.is_valid(raise_exception=True)
         fields = data.validated_data
+        guest = not request.user.is_authenticated
         # A line that cannot be had: services.LineUnavailable, a 409 {"detail", "partId"}; a
         # voucher that no longer applies: VoucherNoLongerApplies, 409 {"detail", "voucher"}.
         try:
             booking = services.cart_checkout(
-                user=request.user,
+                user=None if guest else request.user,
                 ship=ship_to_of(request.user, fields),
                 client_address=client_address(request),
                 expected_total=fields.get("expectedTotal"),
                 shipping_method=fields.get("shippingMethod"),
                 save_address=fields["saveAddress"],
+                cart_id=request.session.get(SESSION_KEY) if guest else None,
+                email=fields.get("email", "") if guest else "",
             )
         except services.PricesChanged as changed:
             # Nothing was held: the cart as it is now, at the prices an order would take.
             cart = cart_data(request, cart_of_request(request))
             return Response({"detail": changed.message, "cart": cart}, status=409)
-        response = created(booking_json(booking), booking.pk)
+        if guest:
+            record_guest_order(request, self)
+        answer = guest_booking_json(booking) if guest else booking_json(booking)
+        response = created(answer, booking.pk)
         if COUNT_COOKIE in request.COOKIES:
             response.delete_cookie(COUNT_COOKIE, samesite="Lax")
         return response

@@ -33,6 +33,7 @@ SHIPPED_SUBJECT = "Order #{id} shipped"
 EXPIRED_SUBJECT = "Order #{id} expired: it was not paid in time"
 REFUNDED_SUBJECT = "Order #{id} refunded"
 WITHDRAWN_SUBJECT = "Order #{id} cancelled: the part is no longer sold"
+GUEST_LINK_SUBJECT = "Your order #{id}: its link"
 ADMIN_PAID_SUBJECT = "New paid order: Order #{id}, {total}"
 ADMIN_LOW_STOCK_SUBJECT = "Low stock: {name} ({available} left, minimum order {minimum})"
 
@@ -46,8 +47,29 @@ def booking_mail_placed(*, booking_id: int | None = None, booking: Booking | Non
         return 0
     if booking is None:
         return 0
-    context = {"booking": booking, "pay_url": absolute_url(f"/dashboard/payment/{booking.pk}")}
+    guest_url = _guest_url(booking)
+    pay_url = guest_url or absolute_url(f"/dashboard/payment/{booking.pk}")
+    context = {"booking": booking, "pay_url": pay_url, "guest_url": guest_url}
     return _queue([_shopper_message(booking, "booking_placed", PLACED_SUBJECT, context)])
+
+
+def booking_mail_guest_link(*, booking_id: int) -> int:
+    """To a guest ("Find my order"): the private link of its order again."""
+    booking = _booking(booking_id)
+    if booking is None or not booking.guest_key:
+        return 0
+    context = {"booking": booking, "guest_url": absolute_url(booking.guest_path)}
+    return _queue([_shopper_message(booking, "booking_guest_link", GUEST_LINK_SUBJECT, context)])
+
+
+def _guest_url(booking: Booking) -> str | None:
+    """A guest's order's private page, while no account has it (then: None, My Order)."""
+    return absolute_url(booking.guest_path) if booking.guest_key and not booking.user_id else None
+
+
+def _orders_url(booking: Booking) -> str:
+    """Where the shopper sees the order: My Order, or a guest's order's private page."""
+    return _guest_url(booking) or absolute_url("/dashboard/myorder")
 
 
 def booking_mail_paid(*, booking_id: int) -> int:
@@ -57,10 +79,8 @@ def booking_mail_paid(*, booking_id: int) -> int:
         return 0
     context = {
         "booking": booking,
-        "orders_url": absolute_url("/dashboard/myorder"),
-        "invoice_url": absolute_url(f"/dashboard/orders/{booking.pk}/invoice")
-        if booking.invoice_number
-        else None,
+        "orders_url": _orders_url(booking),
+        "invoice_url": _invoice_url(booking) if booking.invoice_number else None,
     }
     return _queue([_shopper_message(booking, "booking_paid", PAID_SUBJECT, context)])
 
@@ -70,7 +90,7 @@ def booking_mail_shipped(*, booking_id: int) -> int:
     booking = _booking(booking_id)
     if booking is None or booking.state != Booking.State.SHIPPED:
         return 0
-    context = {"booking": booking, "orders_url": absolute_url("/dashboard/myorder")}
+    context = {"booking": booking, "orders_url": _orders_url(booking)}
     return _queue([_shopper_message(booking, "booking_shipped", SHIPPED_SUBJECT, context)])
 
 
@@ -95,7 +115,7 @@ def bookings_mail_expired(*, bookings: Iterable[Booking]) -> int:
                 {
                     "booking": booking,
                     "part_url": _again_url(booking),
-                    "orders_url": absolute_url("/dashboard/myorder"),
+                    "orders_url": _orders_url(booking),
                 },
             )
             for booking in bookings
@@ -116,8 +136,13 @@ def booking_mail_refunded(*, booking_id: int) -> int:
     booking = _booking(booking_id)
     if booking is None or booking.state != Booking.State.REFUNDED:
         return 0
-    context = {"booking": booking, "orders_url": absolute_url("/dashboard/myorder")}
+    context = {"booking": booking, "orders_url": _orders_url(booking)}
     return _queue([_shopper_message(booking, "booking_refunded", REFUNDED_SUBJECT, context)])
+
+
+def _invoice_url(booking: Booking) -> str:
+    guest_url = _guest_url(booking)
+    return f"{guest_url}/invoice" if guest_url else absolute_url(f"/dashboard/orders/{booking.pk}/invoice")
 
 
 def booking_mail_withdrawn(*, booking_id: int, part_name: str | None = None) -> int:

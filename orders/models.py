@@ -190,6 +190,10 @@ class Booking(models.Model):
     invoice_number = models.CharField(
         max_length=32, null=True, blank=True, unique=True, editable=False
     )
+    # A guest's order (placed without an account): its private key, random (services.guests),
+    # which opens /orders/{id}/{key}; None for an account's order. Kept when the order joins
+    # the account that verifies its e-mail, so the guest's link keeps working.
+    guest_key = models.CharField(max_length=64, null=True, blank=True, editable=False)
     client_address = models.GenericIPAddressField(
         null=True,
         blank=True,
@@ -203,8 +207,9 @@ class Booking(models.Model):
     placed_lines: list["BookingLine"] | None = None
     # Every save (placed, paid, approved, released, refunded, an address corrected in Django
     # admin) keeps a copy of the order with who made it and when: Django admin's History.
-    # The client's address is set once, when the order is placed: no history of it is kept.
-    history = HistoricalRecords(excluded_fields=["client_address"])
+    # The client's address and a guest's key are set once, when the order is placed: no history
+    # of them is kept (nor is the key shown to anyone but its guest).
+    history = HistoricalRecords(excluded_fields=["client_address", "guest_key"])
 
     class Meta:
         ordering = ["-created_at", "-id"]
@@ -250,6 +255,13 @@ class Booking(models.Model):
                 condition=models.Q(paid=False, released_at__isnull=True),
                 name="orders_booking_address_holds",
             ),
+            # Guests' orders by e-mail, not yet joined to an account: the caps count them, and
+            # an account that verifies the address takes them (services.guests).
+            models.Index(
+                fields=["email"],
+                condition=models.Q(user__isnull=True, guest_key__isnull=False),
+                name="orders_booking_guest_email",
+            ),
         ]
         constraints = [
             models.CheckConstraint(
@@ -279,6 +291,12 @@ class Booking(models.Model):
 
     def get_absolute_url(self) -> str:
         return f"/dashboard/orders/{self.pk}"
+
+    @property
+    def guest_path(self) -> str | None:
+        """A guest's order's private page, `/orders/{id}/{key}`; None for an account's order.
+        Only for the guest's own answers (the checkout's, the page, the mails)."""
+        return f"/orders/{self.pk}/{self.guest_key}" if self.guest_key else None
 
     @property
     def tracking_url(self) -> str | None:

@@ -1,9 +1,14 @@
 """orders' answers to what other floors announce: the catalog may not import orders, so a
 signal is the only way it can tell orders that a part is going; and every kind of sign-in
-(the page, Google, sign-up, the API's with a session) sends Django's user_logged_in. Each
-receiver is a thin call of a service."""
+(the page, Google, sign-up, the API's with a session) sends Django's user_logged_in; and
+every way an account's e-mail address becomes verified (its confirmation link, a Google
+sign-up or sign-in, an address added and confirmed later, Django admin) saves allauth's
+EmailAddress verified. Each receiver is a thin call of a service."""
 
+from allauth.account.models import EmailAddress
+from allauth.account.signals import email_confirmed
 from django.contrib.auth.signals import user_logged_in
+from django.db.models.signals import post_save
 from django.dispatch import receiver
 
 from catalog.signals import part_deleting
@@ -26,3 +31,16 @@ def merge_the_visitors_cart(sender, request, user, **kwargs):
     cart_id = session.pop(CART_KEY, None) if session is not None else None
     if cart_id is not None:
         services.cart_merge(cart_id=cart_id, user=user)
+
+
+@receiver(post_save, sender=EmailAddress, dispatch_uid="orders.guest_join")
+def join_the_guests_orders(sender, instance, **kwargs):
+    """An account's address is saved verified: the guests' orders of that address join it."""
+    if instance.verified and instance.user_id:
+        services.booking_guest_join(user=instance.user, email=instance.email)
+
+
+@receiver(email_confirmed, dispatch_uid="orders.guest_join_confirmed")
+def join_the_guests_orders_confirmed(sender, request, email_address, **kwargs):
+    """The same when allauth confirms an address (it saves it verified too: nothing twice)."""
+    services.booking_guest_join(user=email_address.user, email=email_address.email)

@@ -1,12 +1,16 @@
 """Order shapes of the API."""
 
+from django.core.exceptions import ValidationError as DjangoValidationError
 from rest_framework import serializers
 
+from accounts.validators import EMAIL_REQUIRED, validate_shop_email
 from catalog.serializers import PartOutputSerializer
 from core.api import MAX_ID, PageInputSerializer
+from core.emails import normalize_email
 from core.fields import PhoneField, required
 
 from .models import Booking, BookingLine, LinesSummary, PaymentEvent
+from .selectors import ORDER_NUMBER
 from .services.placing import SHIPPING_METHOD_UNKNOWN
 from .shipments import shipment_json
 
@@ -196,6 +200,15 @@ def booking_json(booking: Booking) -> dict:
     }
 
 
+def guest_booking_json(booking: Booking) -> dict:
+    """booking_json for the guest's own answers (the checkout's, its key's reads and payment):
+    with `guestUrl`, the order's private page, which is also its `url`. Nobody else is ever
+    answered the key (not GET /api/bookings, not Manage Orders, not a joined account)."""
+    guest_url = booking.guest_path
+    answer = booking_json(booking)
+    return {**answer, "guestUrl": guest_url, "url": guest_url or answer["url"]}
+
+
 def bookings_json(bookings) -> list[dict]:
     """booking_json of each; read them with selectors' prefetch of their lines (one query)."""
     return [booking_json(booking) for booking in bookings]
@@ -346,3 +359,28 @@ class StatsOutputSerializer(serializers.Serializer):
     ordersByState = serializers.DictField(child=serializers.IntegerField())
     topParts = TopPartSerializer(many=True)
     lowStock = PartOutputSerializer(many=True)
+
+
+ORDER_NUMBER_REQUIRED = "Enter your order number"
+ORDER_NUMBER_INVALID = "An order number is digits, e.g. 1042"
+
+
+class FindOrderInputSerializer(serializers.Serializer):
+    """"Find my order" (/orders/find): an order number ("1042" or "#1042") and an e-mail."""
+
+    order = serializers.CharField(max_length=40, error_messages=required(ORDER_NUMBER_REQUIRED))
+    email = serializers.CharField(max_length=254, error_messages=required(EMAIL_REQUIRED))
+
+    def validate_order(self, value):
+        number = ORDER_NUMBER.fullmatch(value.strip())
+        if number is None or not 0 < int(number[1]) <= MAX_ID:
+            raise serializers.ValidationError(ORDER_NUMBER_INVALID)
+        return int(number[1])
+
+    def validate_email(self, value):
+        email = normalize_email(value)
+        try:
+            validate_shop_email(email)
+        except DjangoValidationError as exc:
+            raise serializers.ValidationError(exc.messages) from exc
+        return email

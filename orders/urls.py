@@ -1,6 +1,6 @@
 from core.routing import optional_slash
 
-from . import cart_views, views
+from . import cart_views, guest_views, views
 
 urlpatterns = [
     *optional_slash("dashboard/overview", views.overview, "overview"),
@@ -11,4 +11,9 @@ urlpatterns = [
     *optional_slash("dashboard/orders/<int:pk>/invoice", views.invoice, "invoice"),
     *optional_slash("cart", cart_views.cart_page, "cart"),
     *optional_slash("checkout", cart_views.checkout_page, "checkout"),
+    *optional_slash("orders/find", guest_views.find_order_page, "find-order"),
+    *optional_slash("orders/<int:pk>/<str:key>", guest_views.guest_order_page, "guest-order"),
+    *optional_slash(
+        "orders/<int:pk>/<str:key>/invoice", guest_views.guest_invoice, "guest-invoice"
+    ),
 ]

@@ -3,14 +3,16 @@ e-mail and name on it are a snapshot, never used to decide whose it is."""
 
 import functools
 import hashlib
+import hmac
 import re
 from collections.abc import Collection, Iterator
 from itertools import islice
 
-from django.db.models import Exists, OuterRef, Q, QuerySet
+from django.db.models import Exists, OuterRef, Q, QuerySet, prefetch_related_objects
 from django.utils import timezone
 
 from core.caching import versions
+from core.api import MAX_ID
 from core.caching.statements import STAND_IN_TIME, Statement, stand_in_numbers
 from core.paging import ListPage, page_of
 
@@ -68,6 +70,38 @@ def booking_invoices_visible_to(user) -> QuerySet[Booking]:
 def booking_owned_by(user) -> QuerySet[Booking]:
     """The orders `user` placed: only the owner pays for an order."""
     return Booking.objects.prefetch_related("lines").filter(user=user)
+
+
+# What a key is compared with when there is no guest's order of that id: a missing order and a
+# wrong key take the same time as a right one (the length of a real key: token_urlsafe(24)).
+_NO_KEY = b"-" * 32
+
+
+def booking_for(*, user, pk: int, key: str | None = None, own: bool = False) -> Booking | None:
+    """The order `pk` as the request asks for it, with its lines; None when the asker may not
+    have it (the pages and endpoints answer 404, so its existence is not revealed).
+
+    With `key` (a guest's private key, from the page's path or `?key=`): the guest's order of
+    that key, whoever asks (its key is compared in constant time, and an order that is missing,
+    or no guest's, is compared too). Without: booking_visible_to `user` (its own orders, all of
+    them for shop admins), or with `own` only its own (only the owner pays).
+    The one rule of "the order of this request, by owner or key": every per-order page and
+    endpoint asks it."""
+    if key is not None:
+        # One statement whether or not the order is there; its lines only for the right key.
+        booking = Booking.objects.filter(pk=pk).first() if 0 < pk <= MAX_ID else None
+        stored = booking.guest_key if booking is not None and booking.guest_key else None
+        matches = hmac.compare_digest(
+            stored.encode() if stored else _NO_KEY, key.encode("utf-8", "replace")
+        )
+        if not (matches and stored):
+            return None
+        prefetch_related_objects([booking], "lines")
+        return booking
+    if user is None or not user.is_authenticated:
+        return None
+    bookings = booking_owned_by(user) if own else booking_visible_to(user)
+    return bookings.filter(pk=pk).first()
 
 
 def booking_matching(q: str) -> Q:

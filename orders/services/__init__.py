@@ -28,6 +28,7 @@ from .cart import (
 )
 from .common import ORDER_GONE, ORDER_REFUNDED, Settled
 from .expiring import booking_expire, booking_release_lapsed_holds, booking_withdraw_for_part
+from .guests import booking_find_mail, booking_guest_join, guest_key_new
 from .holds import HELD_SHARE_EXCEEDED
 from .invoicing import invoice_number_take
 from .paying import (
@@ -97,6 +98,8 @@ __all__ = [
     "booking_confirm_payment",
     "booking_correct",
     "booking_expire",
+    "booking_find_mail",
+    "booking_guest_join",
     "booking_mark_paid",
     "booking_mark_refunded",
     "booking_place",
@@ -117,6 +120,7 @@ __all__ = [
     "cart_voucher_remove",
     "check_payable",
     "check_quantity",
+    "guest_key_new",
     "invoice_number_take",
     "quantity_problem",
     "ship_to_new",

@@ -206,8 +206,11 @@ def cart_checkout(
     expected_total: Decimal | None = None,
     shipping_method: int | None = None,
     save_address: bool = False,
+    cart_id: int | None = None,
+    email: str = "",
 ) -> Booking:
-    """One order of every line of the account's cart, with its voucher, shipped to `ship`
+    """One order of every line of the account's cart (a guest's, `user` None: of the visitor's
+    cart `cart_id`, an order of `email` with its private key: placing.booking_place_lines), with its voucher, shipped to `ship`
     (with `save_address`, a new address is saved to the account's book with the order),
     placed from `client_address`, held as any order is
     (placing.booking_place_lines: its 400s and 409s, nothing held and the cart unchanged when
@@ -222,7 +225,10 @@ def cart_checkout(
     rolls that back with the rest."""
     with transaction.atomic():
         cart = Cart.objects.select_for_update(of=("self",)).select_related("voucher")
-        cart = cart.filter(user=user).first()
+        if user is None:
+            cart = cart.filter(pk=cart_id, user__isnull=True).first() if cart_id else None
+        else:
+            cart = cart.filter(user=user).first()
         lines = list(CartLine.objects.filter(cart=cart).values_list("part_id", "quantity"))
         if cart is None or not lines:
             raise Rejected(CART_EMPTY)
@@ -240,7 +246,9 @@ def cart_checkout(
             ship_to=ship.copy,
             voucher=cart.voucher,
             savepoint=False,  # this transaction is the order's: a refusal ends it all
+            email=email,
+            name=(ship.copy or {}).get("fullName", ""),
         )
-        if save_address and ship.fields is not None:
+        if save_address and ship.fields is not None and user is not None:
             ship_to_save(user=user, ship=ship)
         return booking

@@ -27,6 +27,7 @@ from core.caching.statements import (
     STAND_IN_TIME,
     Statement,
     stand_in_numbers,
+    stand_in_text,
 )
 from core.wording import counted
 
@@ -53,14 +54,25 @@ class AccountHolds:
     until: dict[int, datetime]
 
 
+def holder_filter(*, user, email: str = "") -> Q:
+    """The orders that count as one shopper's for the caps and fair holds: the account's
+    (`user`), or for a guest (`user` None) the guests' orders of `email` (normalised) that no
+    account has joined yet. The one place this rule is written."""
+    if user is not None:
+        return Q(user=user)
+    return Q(user__isnull=True, guest_key__isnull=False, email=email)
+
+
 def account_holds(
     *,
     user,
     part_ids: Collection[int],
     client_address: str | None = None,
     now: datetime | None = None,
+    email: str = "",
 ) -> AccountHolds:
-    """The holds of `part_ids` by the account, or placed from `client_address`, in one query
+    """The holds of `part_ids` by the account (a guest's, `user` None: by its e-mail,
+    holder_filter), or placed from `client_address`, in one query
     (one row of sums) over the lines of the unpaid orders that still hold their stock,
     compiled once per process and count of parts (core.caching.statements).
 
@@ -69,10 +81,13 @@ def account_holds(
     the planner's statistics say.
     """
     part_ids = list(part_ids)
-    values = {"user": user.pk, "part_ids": part_ids, "now": now or timezone.now()}
+    guest = user is None
+    values = {"part_ids": part_ids, "now": now or timezone.now()}
+    values.update({"email": email} if guest else {"user": user.pk})
     if client_address:
         values["address"] = client_address
-    rows = _holds_statement(len(part_ids), by_address=bool(client_address)).run(**values)
+    statement = _holds_statement(len(part_ids), by_address=bool(client_address), guest=guest)
+    rows = statement.run(**values)
     orders, *sums = rows[0] if rows else (0, *[None] * (2 * len(part_ids)))
     units, until = sums[0::2], sums[1::2]
     return AccountHolds(
@@ -83,9 +98,10 @@ def account_holds(
 
 
 @functools.lru_cache(maxsize=128)
-def _holds_statement(count: int, *, by_address: bool) -> Statement:
+def _holds_statement(count: int, *, by_address: bool, guest: bool = False) -> Statement:
     (user,), part_ids = stand_in_numbers(1), stand_in_numbers(count, start=1)
-    stand_ins = {"user": user, "part_ids": part_ids, "now": STAND_IN_TIME}
+    stand_ins = {"part_ids": part_ids, "now": STAND_IN_TIME}
+    stand_ins.update({"email": stand_in_text("email")} if guest else {"user": user})
     if by_address:
         stand_ins["address"] = STAND_IN_ADDRESS
     address, deadline = (Booking._meta.get_field(name) for name in ("client_address", "expires_at"))
@@ -97,10 +113,10 @@ def _holds_statement(count: int, *, by_address: bool) -> Statement:
     )
 
 
-def _holds_row(*, user, part_ids, now, address=None):
+def _holds_row(*, part_ids, now, user=None, email=None, address=None):
     """account_holds' query: the number of orders, then the units held and the account's
-    earliest deadline of each part in turn."""
-    own = Q(user=user)
+    earliest deadline of each part in turn (`email` instead of `user`: a guest's)."""
+    own = holder_filter(user=user, email=email)
     holders = own | Q(client_address=address) if address else own
     sums = {"orders": Count("pk", distinct=True, filter=own)}
     for n, pk in enumerate(part_ids):
@@ -157,8 +173,10 @@ def hold_deadline(
     # (and its deadline kept, in the same transaction) between the two reads is seen by one.
     live = [holds.until[pk] for pk in part_ids if pk in holds.until and holds.until[pk] > now]
     part_ids = list(part_ids)
-    rows = _kept_statement(len(part_ids)).run(user=user.pk, part_ids=part_ids, now=now)
-    kept_until = rows[0][0] if rows else None
+    kept_until = None
+    if user is not None:  # a guest deletes no order (its key only reads and pays): none kept
+        rows = _kept_statement(len(part_ids)).run(user=user.pk, part_ids=part_ids, now=now)
+        kept_until = rows[0][0] if rows else None
     earlier = [*live, *([kept_until] if kept_until else [])]
     return min(earlier) if earlier else now + timedelta(seconds=hold_seconds())
 

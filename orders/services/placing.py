@@ -19,8 +19,9 @@ from django.db.models import Value
 
 from catalog.models import Part
 from catalog.stock import stock_lock_parts, stock_shortfall, stock_take_lines
+from core.emails import normalize_email
 from core.errors import Conflict
-from core.locks import NamedLock
+from core.locks import NamedLock, named_locks_take
 from pricing import selectors as pricing_selectors
 from pricing.models import ShippingMethod, Voucher
 from pricing.quotes import Line, Quote, ShippingRefused, quote
@@ -32,6 +33,7 @@ from ..bounds import MAX_TOTAL, TOTAL_TOO_LARGE, Bound, line_bound_text
 from ..models import Booking, BookingLine
 from .common import booking_locked, orders_changed
 from .expiring import booking_release_lapsed_holds
+from .guests import guest_key_new
 from .holds import AccountHolds, account_holds, held_share, held_share_refusal, hold_deadline
 
 QUANTITY_BELOW_MINIMUM = "Quantity must be at least {minimum} (the minimum order quantity)"
@@ -48,6 +50,7 @@ PART_GONE = "This part is no longer available"
 TOO_MANY_UNPAID = "You already have {count} unpaid orders: pay or delete one first."
 LINE_UNAVAILABLE = "{name}: {reason}"
 ADDRESS_LOCK = "orders.client_address:"  # the name of an address's lock (core.locks)
+GUEST_LOCK = "orders.guest_email:"  # the name of a guest's e-mail's lock (core.locks)
 PRICES_CHANGED = "Prices changed since you looked: please check your order again."
 SHIPPING_METHOD_UNKNOWN = "There is no shipping method with this id"
 
@@ -108,12 +111,13 @@ def check_quantity(*, part: Part, quantity: int) -> None:
 
 
 def account_locked_holds(
-    *, user, client_address: str | None, part_ids: Sequence[int]
+    *, user, client_address: str | None, part_ids: Sequence[int], email: str = ""
 ) -> AccountHolds:
-    """The account's row and its client address locked until the order commits, and what
-    the account's unpaid orders and those placed from that address hold (holds.account_holds)
-    read under those locks; Conflict (409) when the account's are MAX_UNPAID_ORDERS already
-    (orders, however many lines each has).
+    """The account's row (a guest's: its e-mail's lock, `user` None) and its client address
+    locked until the order commits, and what the account's unpaid orders (the guest's: those
+    of its e-mail, holds.holder_filter) and those placed from that address hold
+    (holds.account_holds) read under those locks; Conflict (409) when the account's are
+    MAX_UNPAID_ORDERS already (orders, however many lines each has).
 
     Locked first, so two orders of one account, or from one address, placed at once count
     each other (and see each other's holds: holds.held_share_refusal). Both locks are taken
@@ -123,14 +127,23 @@ def account_locked_holds(
     the rows that merely point at the account (a history entry, a stock movement, a kept
     deadline). Those are written while a part is locked, and an order waiting for that part
     while holding the account would otherwise deadlock with them (a delete and a new order of
-    one account at once).
+    one account at once). A guest has no row: its e-mail's lock and then the address's are
+    taken by one statement of their own.
     """
     if held_share() >= 1:
         client_address = None  # no share to keep: no address's holds to count or lock
-    account = get_user_model().objects.select_for_update(no_key=True).filter(pk=user.pk)
-    address_lock = NamedLock(ADDRESS_LOCK + client_address) if client_address else Value(False)
-    account.values_list("pk", address_lock).first()
-    holds = account_holds(user=user, client_address=client_address, part_ids=part_ids)
+    if user is None:
+        address_names = [ADDRESS_LOCK + client_address] if client_address else []
+        named_locks_take(GUEST_LOCK + email, *address_names)
+    else:
+        account = get_user_model().objects.select_for_update(no_key=True).filter(pk=user.pk)
+        address_lock = (
+            NamedLock(ADDRESS_LOCK + client_address) if client_address else Value(False)
+        )
+        account.values_list("pk", address_lock).first()
+    holds = account_holds(
+        user=user, email=email, client_address=client_address, part_ids=part_ids
+    )
     cap = settings.MAX_UNPAID_ORDERS
     if holds.orders >= cap:
         raise Conflict(TOO_MANY_UNPAID.format(count=cap))
@@ -201,6 +214,8 @@ def booking_place_lines(
     ship_to: dict | None = None,
     voucher: Voucher | None = None,
     savepoint: bool = True,
+    email: str = "",
+    name: str = "",
 ) -> Booking:
     """Place one order of several lines, `(part_id, quantity)` each (one part named twice is
     one line of both quantities), at the server's prices, from `client_address` (as for
@@ -217,7 +232,8 @@ def booking_place_lines(
     locks; VoucherNoLongerApplies (409 naming the code) when the voucher does not apply to
     the order under its lock; a 400 on `shippingMethod` (the id of `shipping_method`; None:
     the default) when that method cannot deliver the order; whatever the refusal, nothing is
-    held or used. See _booking_create for the rest.
+    held or used. With `user` None, a guest's order of `email` (normalised) and `name`, with a
+    private key (guests.guest_key_new). See _booking_create for the rest.
     """
     method = shipping_method_chosen(shipping_method)
     wanted: dict[int, int] = {}
@@ -238,6 +254,8 @@ def booking_place_lines(
             method=method,
             ship_to=ship_to,
             voucher=voucher,
+            email=email,
+            name=name,
         )
 
 
@@ -252,6 +270,8 @@ def _booking_create(
     method: ShippingMethod | None = None,
     ship_to: dict | None = None,
     voucher: Voucher | None = None,
+    email: str = "",
+    name: str = "",
 ) -> Booking:
     """Record the order and have the catalog reserve each line's stock, at the server's
     prices, in the caller's transaction (its atomic block: the locks below last until it
@@ -274,7 +294,12 @@ def _booking_create(
     PricesChanged, VoucherNoLongerApplies) rolls everything back.
     """
     part_ids = [pk for pk, _, _ in wanted]
-    holds = account_locked_holds(user=user, client_address=client_address, part_ids=part_ids)
+    if user is not None:
+        email, name = user.email, user.name
+    email = normalize_email(email)
+    holds = account_locked_holds(
+        user=user, email=email, client_address=client_address, part_ids=part_ids
+    )
     for part_id, part, quantity in wanted:
         if part is None:
             raise LineUnavailable(part_id=part_id, reason=PART_GONE, field="partId")
@@ -306,7 +331,12 @@ def _booking_create(
             )
     locked_voucher = _locked_voucher(voucher)
     priced = _priced(
-        locked_lines, method=method, ship_to=ship_to, voucher=locked_voucher, user=user
+        locked_lines,
+        method=method,
+        ship_to=ship_to,
+        voucher=locked_voucher,
+        user=user,
+        email=email,
     )
     if priced.total > MAX_TOTAL:  # shipping and tax on top of goods just under it
         last = lines[-1]
@@ -315,8 +345,9 @@ def _booking_create(
         raise PricesChanged  # before anything is written: nothing held, nothing taken
     booking = Booking.objects.create(
         user=user,
-        email=user.email,
-        name=user.name,
+        email=email,
+        name=name,
+        guest_key=guest_key_new() if user is None else None,
         total_price=priced.total,
         subtotal=priced.subtotal,
         discount=priced.discount,
@@ -336,7 +367,7 @@ def _booking_create(
         line.booking = booking
     booking.placed_lines = BookingLine.objects.bulk_create(lines)
     if locked_voucher is not None:
-        voucher_record_use(voucher=locked_voucher, user=user, email=user.email, order_id=booking.pk)
+        voucher_record_use(voucher=locked_voucher, user=user, email=email, order_id=booking.pk)
     _reserve(booking=booking, lines=lines, by=user)
     orders_changed()
     emails.booking_mail_placed(booking=booking)
@@ -361,6 +392,7 @@ def _priced(
     ship_to: dict | None,
     voucher: Voucher | None,
     user,
+    email: str = "",
 ) -> Quote:
     """The order priced by pricing's one function, at the locked parts' prices and weights;
     a method that cannot deliver it is a 400 on `shippingMethod`, a voucher that does not
@@ -375,6 +407,7 @@ def _priced(
             method=method,
             voucher=voucher,
             user=user,
+            email=email,
         )
     except ShippingRefused as refused:
         raise ValidationError({"shippingMethod": refused.message}) from None

@@ -57,9 +57,22 @@ def test_the_cart_page_gives_its_island_the_cart_as_the_api_does(client):
     assert private(response)
 
 
-def test_checkout_sends_a_visitor_to_sign_in_first(client):
+def test_checkout_of_a_visitors_empty_cart_goes_back_to_the_cart(client):
     response = client.get("/checkout")
-    assert (response.status_code, response["Location"]) == (302, "/login?next=/checkout")
+    assert (response.status_code, response["Location"]) == (302, "/cart")
+
+
+def test_checkout_offers_a_visitor_sign_in_sign_up_or_a_guests_order(client):
+    part = PartFactory(available_quantity=5)
+    assert client.post("/api/cart", {"partId": part.pk, "quantity": 1}).status_code == 200
+    response = client.get("/checkout")
+    assert response.status_code == 200
+    given = props(response, "checkout")
+    assert given["guest"] is True
+    assert given["addresses"] == []
+    assert given["loginUrl"] == "/login?next=%2Fcheckout"
+    assert given["signupUrl"].endswith("?next=%2Fcheckout")
+    assert private(response)
 
 
 def test_checkout_of_an_empty_cart_goes_back_to_the_cart(client, user):

@@ -69,9 +69,12 @@ def test_an_empty_cart_is_a_400(as_user):
     assert response.json() == {"detail": "Your cart is empty."}
 
 
-def test_visitors_sign_in_first(anon, parts):
+def test_a_visitor_without_an_email_is_a_400_on_email(anon, parts):
+    # A visitor's checkout is a guest's order (test_checkout_api_guest.py): it needs an e-mail.
     fill(anon, [(parts[0], 2)])
-    assert anon.post("/api/checkout", WHERE, format="json").status_code == 401
+    response = anon.post("/api/checkout", WHERE, format="json")
+    assert (response.status_code, response.json()) == (400, {"email": ["Email is required"]})
+    assert not Booking.objects.exists()
 
 
 @pytest.mark.parametrize(

@@ -37,6 +37,9 @@ REST_FRAMEWORK = {
         "visitor_writes": env.str("THROTTLE_VISITOR_WRITES", default="60/minute"),
         # Voucher codes tried on a cart, per account (a visitor: per client address).
         "voucher_tries": env.str("THROTTLE_VOUCHER_TRIES", default="20/minute"),
+        # Guests' orders placed (a visitor's checkout) per client address; "Find my order"
+        # asked per client address counts at the same rate, apart.
+        "guest_orders": env.str("THROTTLE_GUEST_ORDERS", default="10/hour"),
     },
     "NUM_PROXIES": TRUSTED_PROXY_COUNT,
 }

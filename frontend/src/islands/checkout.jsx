@@ -9,6 +9,9 @@
 // back to the cart with that line's problem shown there (lib/cart.js); prices changed (409 with
 // the cart) or a voucher that no longer applies (409 with the voucher) say so and fetch the
 // methods again, so the new total shows before the shopper places the order again.
+// A visitor (`guest`) is offered "Sign in", "Create account" or "Continue as guest": then the
+// form asks an "E-mail" above the address (no address book), and the new guest's order goes
+// to its private page (`guestUrl`), which pays it.
 import { useCallback, useEffect, useRef, useState } from "react";
 import { AsyncButton } from "../components/AsyncButton.jsx";
 import { DeliveryOptions } from "../components/DeliveryOptions.jsx";
@@ -80,7 +83,7 @@ function CountrySelect({ value, countries, error, onChange }) {
 }
 
 /** The new address's fields (ids checkout-<name>) and "Save this address". */
-function AddressForm({ values, errors, countries, save, onChange, onSave }) {
+function AddressForm({ values, errors, countries, save, onChange, onSave, canSave = true }) {
   const text = (name) => (
     <Field
       key={name}
@@ -117,16 +120,18 @@ function AddressForm({ values, errors, countries, save, onChange, onSave }) {
         onChange={onChange}
         error={errors.phone}
       />
-      <label className="flex items-center gap-2 cursor-pointer">
-        <input
-          type="checkbox"
-          name="saveAddress"
-          className="checkbox checkbox-sm"
-          checked={save}
-          onChange={(event) => onSave(event.target.checked)}
-        />
-        <span>Save this address</span>
-      </label>
+      {canSave && (
+        <label className="flex items-center gap-2 cursor-pointer">
+          <input
+            type="checkbox"
+            name="saveAddress"
+            className="checkbox checkbox-sm"
+            checked={save}
+            onChange={(event) => onSave(event.target.checked)}
+          />
+          <span>Save this address</span>
+        </label>
+      )}
     </div>
   );
 }
@@ -198,6 +203,35 @@ function Lines({ lines }) {
   );
 }
 
+/** A visitor's choice before the form: sign in, create an account, or go on as a guest. */
+function GuestChoice({ loginUrl, signupUrl, onGuest }) {
+  return (
+    <section
+      aria-labelledby="checkout-who"
+      className="flex flex-col gap-3 border border-base-300 rounded-box p-4 max-w-xl"
+    >
+      <h2 id="checkout-who" className="text-xl font-semibold">
+        How would you like to check out?
+      </h2>
+      <div className="flex flex-wrap gap-2">
+        <a href={loginUrl} className="btn btn-outline">
+          Sign in
+        </a>
+        <a href={signupUrl} className="btn btn-outline">
+          Create account
+        </a>
+        <button type="button" className="btn btn-primary" onClick={onGuest}>
+          Continue as guest
+        </button>
+      </div>
+      <p className="text-sm text-base-content/70">
+        As a guest you get your order's own page by e-mail; an account you make later with the
+        same e-mail shows it in My Order.
+      </p>
+    </section>
+  );
+}
+
 function Checkout({
   cart: first,
   addresses = [],
@@ -205,11 +239,16 @@ function Checkout({
   countries = [],
   shopCountry = "US",
   cardPayments = false,
+  guest = false,
+  loginUrl = "/login",
+  signupUrl = "/signup",
 }) {
+  const [asGuest, setAsGuest] = useState(false);
+  const [email, setEmail] = useState("");
   const [cart, setCart] = useState(first);
   const [shipTo, setShipTo] = useState(addresses[0]?._id ?? NEW_ADDRESS);
   const [newAddress, setNewAddress] = useState(() => blankAddress(shopCountry));
-  const [saveAddress, setSaveAddress] = useState(!addresses.length);
+  const [saveAddress, setSaveAddress] = useState(!addresses.length && !guest);
   const [errors, setErrors] = useState(NO_ERRORS);
   const [notice, setNotice] = useState("");
   const [busy, setBusy] = useState(false);
@@ -249,9 +288,10 @@ function Checkout({
           saveAddress,
           methodId: method._id,
           total: quote.total,
+          email: guest ? email : null,
         }),
       });
-      if (!cardPayments) flashNext(ORDER_PLACED); // the order's page shows it
+      if (!cardPayments && !booking.guestUrl) flashNext(ORDER_PLACED); // the order's page shows it
       window.location.assign(afterCheckout(booking, cardPayments));
     } catch (error) {
       setBusy(false);
@@ -281,6 +321,9 @@ function Checkout({
   }
 
   const countryShown = countryName(countries, destination.country);
+  if (guest && !asGuest) {
+    return <GuestChoice loginUrl={loginUrl} signupUrl={signupUrl} onGuest={() => setAsGuest(true)} />;
+  }
   return (
     <div className="grid grid-cols-1 lg:grid-cols-2 gap-8 items-start">
       <section aria-labelledby="checkout-lines" className="flex flex-col gap-3 min-w-0">
@@ -295,6 +338,19 @@ function Checkout({
         className="flex flex-col gap-4 min-w-0"
         aria-label="Checkout"
       >
+        {guest && (
+          <Field
+            id="checkout-email"
+            name="email"
+            label="E-mail"
+            type="email"
+            autoComplete="email"
+            required
+            value={email}
+            onChange={(event) => setEmail(event.target.value)}
+            error={errors.fields.email}
+          />
+        )}
         <fieldset
           className="fieldset flex flex-col gap-2 border border-base-300 rounded-box p-4 min-w-0"
           aria-describedby={errors.shipTo ? "checkout-shipto-error" : undefined}
@@ -338,6 +394,7 @@ function Checkout({
               save={saveAddress}
               onChange={onAddressChange}
               onSave={setSaveAddress}
+              canSave={!guest}
             />
           )}
           {errors.shipTo && (

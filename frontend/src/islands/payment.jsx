@@ -3,6 +3,9 @@
 // the summary says "Order #N is paid." with a link to the order's page, as the page says it
 // when it is opened again. The page loads Stripe.js with a plain <script> before this module,
 // so loadStripe finds window.Stripe.
+// A guest's order's page (/orders/<id>/<key>) mounts it too, `embedded` (the page shows the
+// order itself: no summary here) with the order's `guestKey`, which every API call sends as
+// `?key=`.
 import { CardElement, Elements, useElements, useStripe } from "@stripe/react-stripe-js";
 import { loadStripe } from "@stripe/stripe-js/pure";
 import { useCallback, useEffect, useState } from "react";
@@ -24,12 +27,17 @@ const CARD_OPTIONS = {
   },
 };
 
+/** `path` with the guest's key as `?key=…` (none for an account's order). */
+export function withKey(path, guestKey) {
+  return guestKey ? `${path}?key=${encodeURIComponent(guestKey)}` : path;
+}
+
 /** The order's client secret from POST /api/create-payment-intent (the server sets the amount). */
-function useClientSecret(booking, setError) {
+function useClientSecret(booking, guestKey, setError) {
   const [clientSecret, setClientSecret] = useState("");
   useEffect(() => {
     let live = true;
-    api("/api/create-payment-intent", {
+    api(withKey("/api/create-payment-intent", guestKey), {
       method: "POST",
       body: { booking: booking._id, totalPrice: booking.totalPrice },
     })
@@ -38,7 +46,7 @@ function useClientSecret(booking, setError) {
     return () => {
       live = false;
     };
-  }, [booking._id, booking.totalPrice, setError]);
+  }, [booking._id, booking.totalPrice, guestKey, setError]);
   return clientSecret;
 }
 
@@ -54,14 +62,14 @@ function useCardPresent(elements) {
 }
 
 /** Confirm the card payment with Stripe, then record it on the order (the server verifies it). */
-async function pay({ stripe, card, clientSecret, booking, user }) {
+async function pay({ stripe, card, clientSecret, booking, user, guestKey }) {
   const result = await stripe.confirmCardPayment(clientSecret, {
     payment_method: { card, billing_details: { name: user.name, email: user.email } },
   });
   if (result?.error) throw new Error(result.error.message || NOT_COMPLETED);
   const intent = result?.paymentIntent;
   if (intent?.status !== "succeeded") throw new Error(NOT_COMPLETED);
-  await api(`/api/booking/${booking._id}`, {
+  await api(withKey(`/api/booking/${booking._id}`, guestKey), {
     method: "PATCH",
     body: { transactionId: intent.id, booking: booking._id },
   });
@@ -148,14 +156,14 @@ function Summary({ booking, user, paid }) {
   );
 }
 
-function CheckoutForm({ booking, user, loadError, onPaid }) {
+function CheckoutForm({ booking, user, guestKey, loadError, onPaid }) {
   const stripe = useStripe();
   const elements = useElements();
   const [error, setError] = useState("");
   const [cardError, setCardError] = useState("");
   const [working, setWorking] = useState(false);
   const [transactionId, setTransactionId] = useState("");
-  const clientSecret = useClientSecret(booking, setError);
+  const clientSecret = useClientSecret(booking, guestKey, setError);
   const [cardPresent, markCardPresent] = useCardPresent(elements);
 
   // Stripe's own card messages come with change events; localstripe sends none (no event).
@@ -178,7 +186,7 @@ function CheckoutForm({ booking, user, loadError, onPaid }) {
       setWorking(true);
       setError("");
       try {
-        const paidWith = await pay({ stripe, card, clientSecret, booking, user });
+        const paidWith = await pay({ stripe, card, clientSecret, booking, user, guestKey });
         setTransactionId(paidWith);
         onPaid(paidWith);
       } catch (failure) {
@@ -187,7 +195,7 @@ function CheckoutForm({ booking, user, loadError, onPaid }) {
         setWorking(false);
       }
     },
-    [stripe, elements, clientSecret, working, transactionId, booking, user, onPaid],
+    [stripe, elements, clientSecret, working, transactionId, booking, user, guestKey, onPaid],
   );
 
   return (
@@ -233,16 +241,22 @@ function CheckoutForm({ booking, user, loadError, onPaid }) {
           <p className="break-all">
             Your transaction Id: <span className="font-bold">{transactionId}</span>
           </p>
-          <a href="/dashboard/myorder" className="link link-primary">
-            Back to My Order
-          </a>
+          {guestKey ? (
+            <a href={booking.url} className="link link-primary">
+              View your order
+            </a>
+          ) : (
+            <a href="/dashboard/myorder" className="link link-primary">
+              Back to My Order
+            </a>
+          )}
         </div>
       )}
     </form>
   );
 }
 
-function Payment({ booking, user, publishableKey }) {
+function Payment({ booking, user, publishableKey, guestKey = null, embedded = false }) {
   const [loadError, setLoadError] = useState("");
   const [paid, setPaid] = useState(false);
   const onPaid = useCallback(() => setPaid(true), []);
@@ -255,14 +269,20 @@ function Payment({ booking, user, publishableKey }) {
   );
   return (
     <>
-      <Summary booking={booking} user={user} paid={paid} />
+      {!embedded && <Summary booking={booking} user={user} paid={paid} />}
       <section
         className="card bg-base-100 border border-base-300 shadow-sm"
         aria-label="Card payment"
       >
         <div className="card-body">
           <Elements stripe={stripePromise}>
-            <CheckoutForm booking={booking} user={user} loadError={loadError} onPaid={onPaid} />
+            <CheckoutForm
+              booking={booking}
+              user={user}
+              guestKey={guestKey}
+              loadError={loadError}
+              onPaid={onPaid}
+            />
           </Elements>
         </div>
       </section>

@@ -44,5 +44,6 @@ export function canCheckout(lines) {
 /** Where "Place order" goes with the new order: its payment page (the spec's
  * /dashboard/payment/{id}), or its own page when card payments are not configured. */
 export function afterCheckout(booking, cardPayments) {
+  if (booking.guestUrl) return booking.guestUrl; // a guest's order: its private page pays it
   return cardPayments ? `/dashboard/payment/${booking._id}` : booking.url;
 }

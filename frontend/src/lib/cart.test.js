@@ -73,4 +73,10 @@ describe("where Place order goes", () => {
   it("goes to the order's page when they are not", () => {
     expect(afterCheckout(booking, false)).toBe("/dashboard/orders/42");
   });
+
+  it("takes a guest to its order's private page, which pays it", () => {
+    const guest = { _id: 42, url: "/orders/42/k3y", guestUrl: "/orders/42/k3y" };
+    expect(afterCheckout(guest, true)).toBe("/orders/42/k3y");
+    expect(afterCheckout(guest, false)).toBe("/orders/42/k3y");
+  });
 });

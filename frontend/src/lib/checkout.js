@@ -94,12 +94,13 @@ export function trimmedAddress(values) {
 
 /** POST /api/checkout's body: a saved address (`addressId`) or a new one (`shipTo` and
  * `saveAddress`), the picked method, and the total the page shows. */
-export function checkoutBody({ shipTo, newAddress, saveAddress, methodId, total }) {
+export function checkoutBody({ shipTo, newAddress, saveAddress, methodId, total, email = null }) {
   const where =
     shipTo === NEW_ADDRESS
       ? { shipTo: trimmedAddress(newAddress), saveAddress: Boolean(saveAddress) }
       : { addressId: shipTo };
   const body = { ...where, expectedTotal: total };
+  if (email != null) body.email = String(email).trim(); // a guest's order
   if (methodId != null) body.shippingMethod = methodId;
   return body;
 }
@@ -125,6 +126,8 @@ export function checkoutErrors(body) {
       }
     } else if (name === "shipTo" || name === "addressId") {
       shipTo.push(joined(value));
+    } else if (name === "email") {
+      fields.email = joined(value); // a guest's e-mail, above the address
     } else if (name === "shippingMethod") {
       delivery = joined(value);
     } else {
@@ -141,5 +144,6 @@ export function checkoutErrors(body) {
 
 /** The first field with an error, in page order (it gets the focus). */
 export function firstErrorField(fields) {
+  if (fields.email) return "email";
   return SHIP_TO_FIELDS.map(([name]) => name).find((name) => fields[name]) ?? null;
 }

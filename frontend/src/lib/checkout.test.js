@@ -177,6 +177,12 @@ describe("checkoutBody", () => {
     });
   });
 
+  it("sends a guest's e-mail, trimmed", () => {
+    expect(
+      checkoutBody({ shipTo: 4, methodId: null, total: "1.00", email: " ann@example.com " }),
+    ).toEqual({ addressId: 4, expectedTotal: "1.00", email: "ann@example.com" });
+  });
+
   it("leaves the method out when none is picked (the server's default)", () => {
     expect(checkoutBody({ shipTo: 4, methodId: null, total: "1.00" })).toEqual({
       addressId: 4,
@@ -208,6 +214,16 @@ describe("checkoutErrors", () => {
     expect(found.delivery).toBe("This shipping method does not deliver to Norway.");
     expect(found.formError).toBe("A valid number is required.");
     expect(firstErrorField(found.fields)).toBe(null);
+  });
+
+  it("puts a guest's e-mail message on its field, focused first", () => {
+    const found = checkoutErrors({
+      email: ["Enter a valid email address"],
+      shipTo: { city: ["City is required"] },
+    });
+    expect(found.fields.email).toBe("Enter a valid email address");
+    expect(firstErrorField(found.fields)).toBe("email");
+    expect(found.formError).toBe("");
   });
 
   it("reads a detail-only answer as the form's message", () => {

@@ -1,0 +1,51 @@
+"""Guests' orders: an order placed without an account belongs to its private key (random,
+GUEST_KEY_BYTES of it: at least 128 bits), which opens its page `/orders/{id}/{key}` and pays
+it (orders.selectors.booking_for compares it in constant time). "Find my order" mails that
+link again to the order's e-mail; and the account that verifies the same e-mail address takes
+the guests' orders of it (they keep working by their key too)."""
+
+import secrets
+
+from django.db import transaction
+
+from core.emails import normalize_email
+
+from .. import emails
+from ..models import Booking
+from .common import orders_changed
+from .holds import holder_filter
+
+GUEST_KEY_BYTES = 24  # 192 bits; token_urlsafe writes 32 characters
+
+
+def guest_key_new() -> str:
+    """A new guest order's private key."""
+    return secrets.token_urlsafe(GUEST_KEY_BYTES)
+
+
+@transaction.atomic
+def booking_guest_join(*, user, email: str) -> int:
+    """Every guest's order of `email` (any case) that no account has joined yet now belongs
+    to `user`, the account that verified that address (and shows in its My Order); how many.
+    Their keys stay: the guest's links keep working."""
+    if user is None or not email:
+        return 0
+    guests = Booking.objects.filter(holder_filter(user=None, email=normalize_email(email)))
+    joined = guests.update(user=user)
+    if joined:
+        orders_changed()
+    return joined
+
+
+def booking_find_mail(*, order_id: int | None, email: str) -> int:
+    """"Find my order": when order `order_id` is a guest's order of `email` (any case), its
+    private link is mailed to that address again; otherwise nothing happens. How many mails
+    were written (the page says the same sentence either way)."""
+    email = normalize_email(email)
+    if order_id is None or not email:
+        return 0
+    found = Booking.objects.filter(pk=order_id, email=email, guest_key__isnull=False)
+    if not found.exists():
+        return 0
+    with transaction.atomic():
+        return emails.booking_mail_guest_link(booking_id=order_id)
