@@ -9,7 +9,7 @@ from catalog.tests.factories import PartFactory
 from core.caching import versions
 from orders.models import Booking, BookingLine, Cart, CartLine
 from orders.selectors import CACHE
-from orders.services import invoice_number_take
+from orders.services import guest_key_new, invoice_number_take
 
 # What the factory's order of one line bought: its line's fields, not the order's.
 LINE_FIELDS = ("part", "parts_name", "price_per_unit", "quantity")
@@ -60,6 +60,13 @@ class BookingFactory(factory.django.DjangoModelFactory):
     expires_at = factory.LazyFunction(lambda: timezone.now() + timedelta(minutes=30))
 
     class Params:
+        # A guest's order (no account): its e-mail and its private key.
+        guest = factory.Trait(
+            user=None,
+            email="ann@example.com",
+            name="Ann Rider",
+            guest_key=factory.LazyFunction(guest_key_new),
+        )
         # Unpaid past its hold, its stock not yet released (booking_expire does that).
         lapsed = factory.Trait(
             expires_at=factory.LazyFunction(lambda: timezone.now() - timedelta(seconds=1))
