@@ -2,7 +2,8 @@
 pages need on top, worked out per request (so a changed setting, e.g. the tests' fake Stripe on
 a random port, is followed):
 
-- the payment page loads Stripe.js: its origin for scripts and frames, Stripe's API for calls;
+- the payment page (and a guest's order's page, which pays it) loads Stripe.js: its origin
+  for scripts and frames, Stripe's API for calls;
 - the API docs page (Swagger UI, served from our static files) has an inline <style> block.
 
 404s get the policy with DEBUG on too: django-csp leaves them out then, for Django's technical
@@ -50,7 +51,11 @@ def swagger_ui_sources() -> dict[str, list[str]]:
 
 
 # URL names of the pages whose policy gets more sources, and what they get.
-PAGE_SOURCES = {"payment": stripe_sources, "docs": swagger_ui_sources}
+PAGE_SOURCES = {
+    "payment": stripe_sources,
+    "guest-order": stripe_sources,  # a guest's order's page pays it too
+    "docs": swagger_ui_sources,
+}
 
 
 def extra_sources(request) -> dict[str, list[str]]:

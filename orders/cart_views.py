@@ -5,7 +5,6 @@ are personal: never kept in a cache. Viewing them creates nothing: no cart, no s
 from django.conf import settings
 from django.shortcuts import redirect, render
 from django.urls import reverse
-from django.utils.http import urlencode
 from django.templatetags.static import static
 from django.utils.cache import patch_cache_control
 from django_countries import countries
@@ -28,7 +27,7 @@ def _private(response):
 
 def _back_here(name: str) -> str:
     """The sign-in or sign-up page, which comes back to /checkout."""
-    return f"{reverse(name)}?{urlencode({'next': reverse('checkout')})}"
+    return f"{reverse(name)}?next={reverse('checkout')}"
 
 
 def cart_page(request):

@@ -21,6 +21,7 @@ JOURNEYS = [
     "test_cart.py",
     "test_checkout.py",
     "test_garage.py",
+    "test_guest_checkout.py",
     "test_payment.py",
     "test_shopper.py",
 ]
@@ -105,7 +106,7 @@ def test_every_browser_test_in_this_run_is_marked_e2e(request):
 
 
 def test_the_journeys_and_only_they_are_the_browser_tests_run_on_sqlite(request):
-    """The browser tests of this run in the files of the cart, garage, checkout and payment
+    """The browser tests of this run in the files of the cart, garage, checkout, guest checkout and payment
     journeys are marked `sqlite`, no other."""
     browser = [item for item in request.session.items if "tests/e2e/" in item.nodeid]
     wrong = [

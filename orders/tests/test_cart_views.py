@@ -70,8 +70,8 @@ def test_checkout_offers_a_visitor_sign_in_sign_up_or_a_guests_order(client):
     given = props(response, "checkout")
     assert given["guest"] is True
     assert given["addresses"] == []
-    assert given["loginUrl"] == "/login?next=%2Fcheckout"
-    assert given["signupUrl"].endswith("?next=%2Fcheckout")
+    assert given["loginUrl"] == "/login?next=/checkout"
+    assert given["signupUrl"].endswith("?next=/checkout")
     assert private(response)
 
 

@@ -41,6 +41,9 @@ def test_its_page_shows_the_order_and_its_card_form(client, stripe_on, order):
     assert props["user"] == {"name": "Ann Rider", "email": "ann@example.com"}
     assert "Back to My Order" not in text  # a guest has no account's pages
     assert private(response)
+    # Stripe.js may load here, as on the payment page.
+    policy = response["Content-Security-Policy"]
+    assert stripe_on.js_url.split("/")[2] in policy.split("script-src")[1].split(";")[0]
 
 
 def test_without_card_payments_the_page_says_so(client, order):

@@ -110,6 +110,8 @@ def test_a_visitor_fills_a_cart_signs_in_at_checkout_and_orders(axe_page, width)
     no_sideways_scroll(site)
 
     press(site.get_by_role("link", name="Checkout"))
+    expect(site).to_have_url(f"{site.base_url}/checkout")  # sign in, sign up or a guest's order
+    press(site.get_by_role("link", name="Sign in"))
     expect(site).to_have_url(f"{site.base_url}/login?next=/checkout")
     type_into(site.get_by_label("Email"), shopper.email)
     type_into(site.get_by_label("Password"), TEST_PASSWORD)
