@@ -67,7 +67,7 @@ def checkout_page(request):
         shopCountry=settings.SHOP_COUNTRY,
         cardPayments=payments.is_configured(),
         guest=guest,
-        loginUrl=_back_here("account_login"),
-        signupUrl=_back_here("account_signup"),
+        loginUrl=_back_here("login"),
+        signupUrl=_back_here("signup"),
     )
     return _private(render(request, "orders/checkout.html", {"props": props, "cart": contents}))
