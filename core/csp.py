@@ -2,8 +2,8 @@
 pages need on top, worked out per request (so a changed setting, e.g. the tests' fake Stripe on
 a random port, is followed):
 
-- the payment page (and a guest's order's page, which pays it) loads Stripe.js: its origin
-  for scripts and frames, Stripe's API for calls;
+- the pages that pay (the URL names of settings.CSP_CARD_PAYMENT_PAGES) load Stripe.js: its
+  origin for scripts and frames, Stripe's API for calls;
 - the API docs page (Swagger UI, served from our static files) has an inline <style> block.
 
 404s get the policy with DEBUG on too: django-csp leaves them out then, for Django's technical
@@ -50,17 +50,17 @@ def swagger_ui_sources() -> dict[str, list[str]]:
     return {"style-src": [UNSAFE_INLINE]}
 
 
-# URL names of the pages whose policy gets more sources, and what they get.
-PAGE_SOURCES = {
-    "payment": stripe_sources,
-    "guest-order": stripe_sources,  # a guest's order's page pays it too
-    "docs": swagger_ui_sources,
-}
+# URL names of the pages whose policy gets more sources, and what they get (besides the pages
+# that pay: settings.CSP_CARD_PAYMENT_PAGES).
+PAGE_SOURCES = {"payment": stripe_sources, "docs": swagger_ui_sources}
 
 
 def extra_sources(request) -> dict[str, list[str]]:
     match = getattr(request, "resolver_match", None)
-    sources = PAGE_SOURCES.get(match.url_name if match else None)
+    name = match.url_name if match else None
+    if name in getattr(settings, "CSP_CARD_PAYMENT_PAGES", ()):
+        return stripe_sources()
+    sources = PAGE_SOURCES.get(name)
     return sources() if sources else {}
 
 

@@ -39,4 +39,4 @@ def named_locks_take(*names: str, using: str = "default") -> None:
         return
     take = ", ".join(["pg_advisory_xact_lock(hashtextextended(%s, 0))"] * len(names))
     with connection.cursor() as cursor:
-        cursor.execute(f"SELECT {take}", list(names))  # noqa: S608 (placeholders only)
+        cursor.execute(f"SELECT {take}", list(names))

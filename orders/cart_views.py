@@ -4,8 +4,8 @@ are personal: never kept in a cache. Viewing them creates nothing: no cart, no s
 
 from django.conf import settings
 from django.shortcuts import redirect, render
-from django.urls import reverse
 from django.templatetags.static import static
+from django.urls import reverse
 from django.utils.cache import patch_cache_control
 from django_countries import countries
 

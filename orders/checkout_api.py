@@ -3,9 +3,9 @@ account's, or a visitor's (a guest's order of its `email`, answered with its pri
 `guestUrl`). The rules are orders.services.cart_checkout's; this view reads the input and
 writes the answers."""
 
+from django.core.exceptions import ValidationError as DjangoValidationError
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
-from django.core.exceptions import ValidationError as DjangoValidationError
 from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 from rest_framework.views import APIView

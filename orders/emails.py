@@ -142,7 +142,11 @@ def booking_mail_refunded(*, booking_id: int) -> int:
 
 def _invoice_url(booking: Booking) -> str:
     guest_url = _guest_url(booking)
-    return f"{guest_url}/invoice" if guest_url else absolute_url(f"/dashboard/orders/{booking.pk}/invoice")
+    return (
+        f"{guest_url}/invoice"
+        if guest_url
+        else absolute_url(f"/dashboard/orders/{booking.pk}/invoice")
+    )
 
 
 def booking_mail_withdrawn(*, booking_id: int, part_name: str | None = None) -> int:

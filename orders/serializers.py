@@ -366,7 +366,7 @@ ORDER_NUMBER_INVALID = "An order number is digits, e.g. 1042"
 
 
 class FindOrderInputSerializer(serializers.Serializer):
-    """"Find my order" (/orders/find): an order number ("1042" or "#1042") and an e-mail."""
+    """ "Find my order" (/orders/find): an order number ("1042" or "#1042") and an e-mail."""
 
     order = serializers.CharField(max_length=40, error_messages=required(ORDER_NUMBER_REQUIRED))
     email = serializers.CharField(max_length=254, error_messages=required(EMAIL_REQUIRED))

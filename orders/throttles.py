@@ -44,7 +44,7 @@ class PaymentThrottle(PerUserPostThrottle):
 
 
 class GuestFindThrottle(ShopThrottle):
-    """"Find my order" asked per client address (THROTTLE_GUEST_ORDERS' rate too), so the
+    """ "Find my order" asked per client address (THROTTLE_GUEST_ORDERS' rate too), so the
     page cannot be used to send mail to anybody's address or to try order numbers."""
 
     scope = "guest_orders"

@@ -11,8 +11,8 @@ from itertools import islice
 from django.db.models import Exists, OuterRef, Q, QuerySet, prefetch_related_objects
 from django.utils import timezone
 
-from core.caching import versions
 from core.api import MAX_ID
+from core.caching import versions
 from core.caching.statements import STAND_IN_TIME, Statement, stand_in_numbers
 from core.paging import ListPage, page_of
 

@@ -38,7 +38,7 @@ def booking_guest_join(*, user, email: str) -> int:
 
 
 def booking_find_mail(*, order_id: int | None, email: str) -> int:
-    """"Find my order": when order `order_id` is a guest's order of `email` (any case), its
+    """ "Find my order": when order `order_id` is a guest's order of `email` (any case), its
     private link is mailed to that address again; otherwise nothing happens. How many mails
     were written (the page says the same sentence either way)."""
     email = normalize_email(email)

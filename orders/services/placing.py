@@ -137,13 +137,9 @@ def account_locked_holds(
         named_locks_take(GUEST_LOCK + email, *address_names)
     else:
         account = get_user_model().objects.select_for_update(no_key=True).filter(pk=user.pk)
-        address_lock = (
-            NamedLock(ADDRESS_LOCK + client_address) if client_address else Value(False)
-        )
+        address_lock = NamedLock(ADDRESS_LOCK + client_address) if client_address else Value(False)
         account.values_list("pk", address_lock).first()
-    holds = account_holds(
-        user=user, email=email, client_address=client_address, part_ids=part_ids
-    )
+    holds = account_holds(user=user, email=email, client_address=client_address, part_ids=part_ids)
     cap = settings.MAX_UNPAID_ORDERS
     if holds.orders >= cap:
         raise Conflict(TOO_MANY_UNPAID.format(count=cap))

@@ -6,8 +6,8 @@ count per e-mail, THROTTLE_GUEST_ORDERS per client address."""
 from decimal import Decimal
 
 import pytest
-from django.test.utils import CaptureQueriesContext
 from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from post_office.models import Email
 from rest_framework.test import APIClient
 
@@ -84,9 +84,7 @@ def test_a_visitor_places_a_guests_order_that_belongs_to_its_private_key(part):
 
 def test_the_spec_free_text_address_and_phone_do_too(part):
     fill(client := visitor(), part)
-    response = client.post(
-        "/api/checkout", {**WHERE, "email": "bob@example.com"}, format="json"
-    )
+    response = client.post("/api/checkout", {**WHERE, "email": "bob@example.com"}, format="json")
     assert response.status_code == 201, response.content
     assert Booking.objects.get().address == WHERE["address"]
 
@@ -174,7 +172,9 @@ def test_fair_holds_count_per_email_for_guests(settings, db):
     assert refused.json()["partId"] == part.pk
     assert "hold at most" in refused.json()["detail"]
     # Another e-mail has its own share.
-    assert check_out(visitor("10.9.1.3"), part, quantity=2, email="bob@example.com").status_code == 201
+    assert (
+        check_out(visitor("10.9.1.3"), part, quantity=2, email="bob@example.com").status_code == 201
+    )
 
 
 def test_throttle_guest_orders_limits_orders_placed_per_client_address(settings, part):
@@ -274,7 +274,10 @@ def test_a_shop_admin_reads_it_without_the_key_never_with_the_key_shown(guest, a
 def test_put_and_delete_take_no_key(guest, as_other):
     booking, key = guest
     client = visitor()
-    assert client.put(f"/api/booking/{booking.pk}?key={key}", {"status": "approved"}).status_code == 404
+    assert (
+        client.put(f"/api/booking/{booking.pk}?key={key}", {"status": "approved"}).status_code
+        == 404
+    )
     assert client.delete(f"/api/booking/{booking.pk}?key={key}").status_code == 404
     assert as_other.delete(f"/api/booking/{booking.pk}").status_code == 404
     assert as_other.put(f"/api/booking/{booking.pk}", {"status": "approved"}).status_code == 403
@@ -311,7 +314,10 @@ def test_a_guest_pays_by_its_key(stripe_on, guest):
     pay(intent_id)
     path = f"/api/booking/{booking.pk}"
     assert client.patch(path, {"transactionId": intent_id}, format="json").status_code == 401
-    assert client.patch(f"{path}?key=x", {"transactionId": intent_id}, format="json").status_code == 404
+    assert (
+        client.patch(f"{path}?key=x", {"transactionId": intent_id}, format="json").status_code
+        == 404
+    )
     paid = client.patch(f"{path}?key={key}", {"transactionId": intent_id}, format="json")
     assert paid.status_code == 200, paid.content
     assert (paid.json()["paid"], paid.json()["state"]) == (True, "pending")

@@ -28,6 +28,8 @@ X_FRAME_OPTIONS = "DENY"
 # Content-Security-Policy (django-csp): the shop's own files only, no inline script, no eval.
 # core/csp.py adds Stripe's origins (from STRIPE_JS_URL and STRIPE_API_BASE, per request) on the
 # payment page, and inline styles on the API docs page (Swagger UI).
+# Other pages that pay by card (their URL names): a guest's order's page.
+CSP_CARD_PAYMENT_PAGES = ("guest-order",)
 CONTENT_SECURITY_POLICY = {
     "DIRECTIVES": {
         "default-src": ["'self'"],

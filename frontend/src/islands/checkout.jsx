@@ -225,8 +225,8 @@ function GuestChoice({ loginUrl, signupUrl, onGuest }) {
         </button>
       </div>
       <p className="text-sm text-base-content/70">
-        As a guest you get your order's own page by e-mail; an account you make later with the
-        same e-mail shows it in My Order.
+        As a guest you get your order's own page by e-mail; an account you make later with the same
+        e-mail shows it in My Order.
       </p>
     </section>
   );
@@ -322,7 +322,9 @@ function Checkout({
 
   const countryShown = countryName(countries, destination.country);
   if (guest && !asGuest) {
-    return <GuestChoice loginUrl={loginUrl} signupUrl={signupUrl} onGuest={() => setAsGuest(true)} />;
+    return (
+      <GuestChoice loginUrl={loginUrl} signupUrl={signupUrl} onGuest={() => setAsGuest(true)} />
+    );
   }
   return (
     <div className="grid grid-cols-1 lg:grid-cols-2 gap-8 items-start">
