@@ -4,7 +4,7 @@ them (the PaymentIntent, the confirmation, Stripe's webhook), the CSV export and
 from django.core.exceptions import ValidationError
 from django.http import Http404, StreamingHttpResponse
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import status
 from rest_framework.permissions import BasePermission, IsAuthenticated
 from rest_framework.response import Response
@@ -60,6 +60,15 @@ class IsAuthenticatedOrGuestKey(BasePermission):
 
     def has_permission(self, request, view):
         return bool(request.user and request.user.is_authenticated) or "key" in request.GET
+
+
+GUEST_KEY = OpenApiParameter(
+    "key",
+    str,
+    required=False,
+    description="A guest's order's private key (its page /orders/{id}/{key}): the order is "
+    "that key's, no account needed; a wrong key is a 404.",
+)
 
 
 def guest_key_of(request) -> str | None:
@@ -180,7 +189,9 @@ class BookingDetailApi(APIView):
             raise Http404
         return get_or_404(selectors.booking_visible_to(request.user), pk)
 
-    @extend_schema(responses={200: BookingOutputSerializer, **errors(401, 404)})
+    @extend_schema(
+        parameters=[GUEST_KEY], responses={200: BookingOutputSerializer, **errors(401, 404)}
+    )
     def get(self, request, pk):
         booking = booking_of_request(request, pk)
         return Response(answer_of(request, booking))
@@ -216,6 +227,7 @@ class BookingDetailApi(APIView):
         return Response({**booking_json(booking), "modifiedCount": int(modified)})
 
     @extend_schema(
+        parameters=[GUEST_KEY],
         request=PaymentConfirmInputSerializer,
         responses={
             200: BookingOutputSerializer,
@@ -258,6 +270,7 @@ class PaymentIntentApi(APIView):
     throttle_classes = [PaymentThrottle]
 
     @extend_schema(
+        parameters=[GUEST_KEY],
         request=PaymentIntentInputSerializer,
         responses={
             200: PaymentIntentOutputSerializer,

@@ -70,6 +70,15 @@ class World:
     def voucher(self):
         return pricing_factories.voucher("RIDE10")
 
+    @cached_property
+    def guest_booking(self):
+        """A guest's order (no account): its pages are opened by its key (`<str:key>`)."""
+        return BookingFactory(guest=True, part=self.part)
+
+    @cached_property
+    def guest_paid_booking(self):
+        return BookingFactory(guest=True, part=self.part, paid_order=True)
+
 
 def paid_intent(world: World) -> dict:
     """The body of the owner's PATCH: a PaymentIntent for the order, paid on the fake Stripe."""
@@ -151,6 +160,11 @@ def to_cart(world: World) -> dict:
 
 def where_to(world: World) -> dict:
     return {"address": "12 Harbour Road, Leeds", "phone": "+441130000000"}
+
+
+def where_to_as_guest(world: World) -> dict:
+    """A visitor checks out as a guest (with an e-mail; an account's checkout ignores it)."""
+    return {**where_to(world), "email": "guest@example.com"}
 
 
 def ship_to(world: World) -> dict:
@@ -257,6 +271,23 @@ API = {
     ("POST", "/api/create-payment-intent"): Api(
         401, 200, 404, 404, body=lambda w: {"booking": w.booking.pk}
     ),
+    # A guest's order: its key (`?key=`) reads it and pays it, whoever sends it; without the
+    # key, a shop admin alone sees it; the key deletes nothing.
+    ("GET", "/api/booking/{id}#guest, its key"): Api(
+        200, 200, 200, 200, on="guest_booking", query=lambda w: {"key": w.guest_booking.guest_key}
+    ),
+    ("GET", "/api/booking/{id}#guest, no key"): Api(401, 404, 404, 200, on="guest_booking"),
+    ("POST", "/api/create-payment-intent#guest, its key"): Api(
+        200,
+        200,
+        200,
+        200,
+        body=lambda w: {"booking": w.guest_booking.pk},
+        query=lambda w: {"key": w.guest_booking.guest_key},
+    ),
+    ("DELETE", "/api/booking/{id}#guest, its key"): Api(
+        404, 404, 404, 200, on="guest_booking", query=lambda w: {"key": w.guest_booking.guest_key}
+    ),
     # Only Stripe's signature is trusted, whoever calls.
     ("POST", "/api/stripe/webhook"): Api(400, 400, 400, 400, body=unsigned_event),
     # Shop figures
@@ -273,7 +304,8 @@ API = {
     ),
     ("DELETE", "/api/cart/voucher"): Api(200, 200, 200, 200),
     ("GET", "/api/shipping-methods"): Api(200, 200, 200, 200),
-    ("POST", "/api/checkout"): Api(401, 201, 201, 201, body=where_to),
+    # A visitor's is a guest's order of its own cart (the anonymous caller's is empty: 400).
+    ("POST", "/api/checkout"): Api(400, 201, 201, 201, body=where_to_as_guest),
     # Reviews
     ("GET", "/api/review"): Api(200, 200, 200, 200),
     ("POST", "/api/review"): Api(
@@ -302,6 +334,7 @@ NOT_FOUND = "404"
 TO_LOGIN = "302 to /login?next=<page>"
 SIGNED_OUT = "302 to /login, signed out"
 TO_HOME = "302 to /"
+TO_CART = "302 to /cart"
 TO_MANAGE_PARTS = "302 to /dashboard/manageparts"
 TO_ADDRESSES = "302 to /dashboard/addresses"
 TO_SHIPPING = "302 to /dashboard/shipping"
@@ -361,7 +394,12 @@ PAGES = {
     # Its invoice (a paid order's): the same callers.
     "dashboard/orders/<int:pk>/invoice": Page(TO_LOGIN, OK, NOT_FOUND, OK, on="paid_booking"),
     "cart": PUBLIC,
-    "checkout": SIGNED_IN,
+    # A visitor may check out as a guest; the anonymous caller's cart is empty (back to it).
+    "checkout": Page(TO_CART, OK, OK, OK),
+    # A guest's order's page and its invoice: whoever has its key (`on`: the order, its key).
+    "orders/<int:pk>/<str:key>": Page(OK, OK, OK, OK, on="guest_booking"),
+    "orders/<int:pk>/<str:key>/invoice": Page(OK, OK, OK, OK, on="guest_paid_booking"),
+    "orders/find": PUBLIC,
     "dashboard/overview": ADMIN_ONLY,
     "dashboard/users": ADMIN_ONLY,
     "dashboard/manageparts": ADMIN_ONLY,
@@ -499,8 +537,10 @@ def test_page(route, caller, world, stripe_on):
     row = PAGES[route]
     url = "/" + route
     if row.on:
-        filled = str(getattr(world, row.on).pk)
+        target = getattr(world, row.on)
+        filled = str(target.pk)
         url = url.replace("<int:pk>", filled).replace("<path:path>", filled)
+        url = url.replace("<str:key>", str(getattr(target, "guest_key", "")))
     client = Client()
     account = caller_of(world, caller)
     if account:
