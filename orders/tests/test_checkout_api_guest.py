@@ -3,6 +3,7 @@ with an e-mail places a guest's order that belongs to its private key; the order
 answer only to that key (`?key=…`), the account that placed it, or a shop admin; the caps
 count per e-mail, THROTTLE_GUEST_ORDERS per client address."""
 
+import re
 from decimal import Decimal
 
 import pytest
@@ -252,10 +253,10 @@ def test_a_wrong_key_and_a_missing_order_cost_what_a_right_key_does(guest):
     for pk, given in ((booking.pk, key), (booking.pk, "w" * len(key)), (999_999, key)):
         with CaptureQueriesContext(connection) as queries:
             visitor().get(f"/api/booking/{pk}?key={given}")
-        reads.append([q["sql"] for q in queries if '"orders_booking"' in q["sql"]])
-    assert len(reads[1]) == len(reads[2]) == 1
-    assert reads[0][0] == reads[1][0].replace(str(booking.pk), str(booking.pk))
-    assert reads[1][0].replace(str(booking.pk), "N") == reads[2][0].replace("999999", "N")
+        statements = [q["sql"] for q in queries if '"orders_booking"' in q["sql"]]
+        reads.append([re.sub(r'"id" = (\d+|%s)', '"id" = N', sql) for sql in statements])
+    assert reads[0] == reads[1] == reads[2]
+    assert len(reads[0]) == 1
 
 
 def test_a_shop_admin_reads_it_without_the_key_never_with_the_key_shown(guest, as_admin):
