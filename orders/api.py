@@ -184,10 +184,12 @@ class BookingDetailApi(APIView):
     throttle_classes = [PaymentThrottle]  # only the payment PATCH reaches Stripe this often
 
     def get_booking(self, request, pk):
-        """Other users' orders answer 404: their existence is not revealed."""
-        if not request.user.is_authenticated:
+        """Other users' orders answer 404: their existence is not revealed. A guest's key
+        opens nothing here (it reads and pays: booking_of_request)."""
+        booking = selectors.booking_for(user=request.user, pk=pk)
+        if booking is None:
             raise Http404
-        return get_or_404(selectors.booking_visible_to(request.user), pk)
+        return booking
 
     @extend_schema(
         parameters=[GUEST_KEY], responses={200: BookingOutputSerializer, **errors(401, 404)}

@@ -6,13 +6,12 @@ import math
 from django.conf import settings
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
-from django.http import QueryDict
+from django.http import Http404, QueryDict
 from django.shortcuts import render
 from django.urls import reverse
 from django.utils import timezone
 
 from catalog.selectors import CATALOG
-from core.api import get_or_404
 from core.caching.pages import cache_page_per_session, keep_page_for
 from core.caching.versions import TIMEOUT
 from core.island_props import island_props
@@ -67,11 +66,20 @@ def seconds_while_minutes_left_hold(booking) -> int:
     return math.floor(seconds - 60 * (math.ceil(seconds / 60) - 1))
 
 
+def _booking_or_404(request, pk: int, *, own: bool = False) -> Booking:
+    """The order of the signed-in asker (selectors.booking_for: its own, or any for shop
+    admins; with `own`, only its own), else 404. A guest's order's pages are guest_views'."""
+    booking = selectors.booking_for(user=request.user, pk=pk, own=own)
+    if booking is None:
+        raise Http404
+    return booking
+
+
 @login_required
 @cache_page_per_session(selectors.CACHE, CATALOG)
 def order_page(request, pk):
     """One order's page (owner or shop admin; anyone else, or no such order: 404)."""
-    booking = get_or_404(selectors.booking_visible_to(request.user), pk)
+    booking = _booking_or_404(request, pk)
     keep_page_for(request, seconds_while_minutes_left_hold(booking))
     own = booking.user_id == request.user.pk
     payments_on = payments.is_configured() and own
@@ -93,7 +101,9 @@ def order_page(request, pk):
 def invoice(request, pk):
     """An order's invoice, made to print (its owner or a shop admin; anyone else, no such
     order, or an order not paid: 404)."""
-    booking = get_or_404(selectors.booking_invoices_visible_to(request.user), pk)
+    booking = _booking_or_404(request, pk)
+    if not booking.invoice_number:
+        raise Http404
     return render(request, "orders/invoice.html", invoice_context(booking))
 
 
@@ -163,7 +173,7 @@ def payment_props(booking, user) -> dict:
 @login_required
 def payment(request, pk):
     """Pay for one of your orders by card; paid orders and an unconfigured shop get no form."""
-    booking = get_or_404(selectors.booking_owned_by(request.user), pk)
+    booking = _booking_or_404(request, pk, own=True)
     payable = pay_url(booking) is not None
     context = {
         "booking": booking,

@@ -62,11 +62,6 @@ def booking_visible_to(user) -> QuerySet[Booking]:
     return bookings if user.is_shop_admin else bookings.filter(user=user)
 
 
-def booking_invoices_visible_to(user) -> QuerySet[Booking]:
-    """The orders with an invoice (paid: an invoice number) whose invoice `user` may see."""
-    return booking_visible_to(user).filter(invoice_number__isnull=False)
-
-
 def booking_owned_by(user) -> QuerySet[Booking]:
     """The orders `user` placed: only the owner pays for an order."""
     return Booking.objects.prefetch_related("lines").filter(user=user)
@@ -87,9 +82,10 @@ def booking_for(*, user, pk: int, key: str | None = None, own: bool = False) -> 
     them for shop admins), or with `own` only its own (only the owner pays).
     The one rule of "the order of this request, by owner or key": every per-order page and
     endpoint asks it."""
+    in_range = 0 < pk <= MAX_ID  # ids beyond the database's range name no order
     if key is not None:
         # One statement whether or not the order is there; its lines only for the right key.
-        booking = Booking.objects.filter(pk=pk).first() if 0 < pk <= MAX_ID else None
+        booking = Booking.objects.filter(pk=pk).first() if in_range else None
         stored = booking.guest_key if booking is not None and booking.guest_key else None
         matches = hmac.compare_digest(
             stored.encode() if stored else _NO_KEY, key.encode("utf-8", "replace")
@@ -98,7 +94,7 @@ def booking_for(*, user, pk: int, key: str | None = None, own: bool = False) -> 
             return None
         prefetch_related_objects([booking], "lines")
         return booking
-    if user is None or not user.is_authenticated:
+    if not in_range or user is None or not user.is_authenticated:
         return None
     bookings = booking_owned_by(user) if own else booking_visible_to(user)
     return bookings.filter(pk=pk).first()

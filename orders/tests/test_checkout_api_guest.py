@@ -339,3 +339,20 @@ def test_payment_calls_bad_input_is_a_400_on_its_field(stripe_on, guest):
 def test_a_guests_order_is_in_no_accounts_list(guest, as_user):
     booking, _ = guest
     assert booking.pk not in [b["_id"] for b in as_user.get("/api/booking").json()]
+
+
+def test_a_guests_payment_calls_are_limited_per_client_address(stripe_on, settings, guest):
+    booking, key = guest
+    rates = settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]
+    settings.REST_FRAMEWORK = {
+        **settings.REST_FRAMEWORK,
+        "DEFAULT_THROTTLE_RATES": {**rates, "payments": "2/minute"},
+    }
+    path = f"/api/create-payment-intent?key={key}"
+    client = visitor("10.9.5.1")
+    for _ in range(2):
+        assert client.post(path, {"booking": booking.pk}, format="json").status_code == 200
+    assert client.post(path, {"booking": booking.pk}, format="json").status_code == 429
+    # Not one count for every visitor: another address is not limited by this one.
+    other = visitor("10.9.5.2").post(path, {"booking": booking.pk}, format="json")
+    assert other.status_code == 200
