@@ -23,8 +23,10 @@ from . import exports, payments, selectors, services, webhooks
 from .serializers import (
     PART_REQUIRED,
     PART_UNKNOWN,
+    BookingEventOutputSerializer,
     BookingFilterSerializer,
     BookingInputSerializer,
+    BookingNoteInputSerializer,
     BookingOutputSerializer,
     BookingQuerySerializer,
     BookingSearchInputSerializer,
@@ -37,6 +39,7 @@ from .serializers import (
     WebhookReceivedSerializer,
     booking_json,
     bookings_json,
+    event_json,
     guest_booking_json,
 )
 from .stats import shop_stats
@@ -86,8 +89,11 @@ def booking_of_request(request, pk: int, *, own: bool = False):
 
 
 def answer_of(request, booking) -> dict:
-    """The order as the asker gets it: with its private page when asked by its key."""
-    return guest_booking_json(booking) if guest_key_of(request) else booking_json(booking)
+    """The order as the asker gets it: with its private page when asked by its key (never
+    its internal notes), else as booking_json answers the asker (a shop admin: with them)."""
+    if guest_key_of(request):
+        return guest_booking_json(booking)
+    return booking_json(booking, internal=request.user.is_shop_admin)
 
 
 class BookingListApi(APIView):
@@ -131,6 +137,11 @@ class BookingListApi(APIView):
         return created(booking_json(booking), booking.pk)
 
 
+def admin_bookings_json(bookings) -> list[dict]:
+    """bookings_json for a shop admin: internal notes in their events."""
+    return bookings_json(bookings, internal=True)
+
+
 class BookingAllApi(APIView):
     """Every order, newest first; `state`, `q`, `limit` and `offset` (X-Total-Count)."""
 
@@ -147,7 +158,7 @@ class BookingAllApi(APIView):
         bookings = selectors.booking_search(**filters)
         total = selectors.booking_count(**filters)
         return page_response(
-            bookings, BookingOutputSerializer, query, total=total, write=bookings_json
+            bookings, BookingOutputSerializer, query, total=total, write=admin_bookings_json
         )
 
 
@@ -226,7 +237,8 @@ class BookingDetailApi(APIView):
             carrier=data.validated_data.get("carrier", ""),
             tracking_number=data.validated_data.get("trackingNumber", ""),
         )
-        return Response({**booking_json(booking), "modifiedCount": int(modified)})
+        answer = booking_json(booking, internal=True)
+        return Response({**answer, "modifiedCount": int(modified)})
 
     @extend_schema(
         parameters=[GUEST_KEY],
@@ -262,7 +274,24 @@ class BookingRefundApi(APIView):
     def post(self, request, pk):
         booking = get_or_404(selectors.booking_list(), pk)
         booking = services.booking_refund(booking=booking)
-        return Response(booking_json(booking))
+        return Response(booking_json(booking, internal=True))
+
+
+class BookingNotesApi(APIView):
+    """A shop admin's note on an order's Timeline: to its shopper, or internal."""
+
+    permission_classes = [IsShopAdmin]
+
+    @extend_schema(
+        request=BookingNoteInputSerializer,
+        responses={201: BookingEventOutputSerializer, **errors(400, 401, 403, 404, 415)},
+    )
+    def post(self, request, pk):
+        booking = get_or_404(selectors.booking_list(), pk)
+        data = BookingNoteInputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        event = services.booking_note_add(booking=booking, by=request.user, **data.validated_data)
+        return Response(event_json(event), status=status.HTTP_201_CREATED)
 
 
 class PaymentIntentApi(APIView):

@@ -17,7 +17,7 @@ from .invoices import invoice_context
 from .models import Booking
 from .serializers import FindOrderInputSerializer, guest_booking_json
 from .throttles import GuestFindThrottle
-from .views import minutes_to_pay, pay_url
+from .views import minutes_to_pay, pay_url, timeline_rows
 
 FIND_ANSWER = "If an order matches, we have e-mailed its link."
 FIND_REFUSED = "Too many tries from your address in a short time. Please try again later."
@@ -60,6 +60,8 @@ def guest_order_page(request, pk, key):
         "payments_on": payments.is_configured(),
         "payable": payable,
         "invoice_url": f"{booking.guest_path}/invoice" if booking.invoice_number else None,
+        "timeline": timeline_rows(booking, internal=False),  # the shopper's: no internal notes
+        "can_add_note": False,
         "not_configured": payments.NOT_CONFIGURED,
         "props": props,
         "STRIPE_JS_URL": settings.STRIPE_JS_URL,

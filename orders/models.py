@@ -123,6 +123,22 @@ def _id_bound(orders, function: str) -> Subquery:
     return Subquery(orders.annotate(bound=Func(F("pk") + 0, function=function)).values("bound"))
 
 
+class BookingEventKind(models.TextChoices):
+    """The steps of an order's Timeline (Booking.events)."""
+
+    PLACED = "placed", "Placed"
+    PAID = "paid", "Paid"
+    SHIPPED = "shipped", "Shipped"
+    REFUNDED = "refunded", "Refunded"
+    RETURN_REQUESTED = "return_requested", "Return requested"
+    RETURN_APPROVED = "return_approved", "Return approved"
+    RETURN_REJECTED = "return_rejected", "Return rejected"
+    RETURN_REFUNDED = "return_refunded", "Return refunded"
+    EXPIRED = "expired", "Expired"
+    NOTE = "note", "Note to the shopper"
+    INTERNAL_NOTE = "internal_note", "Internal note (shop admins only)"
+
+
 class Booking(models.Model):
     """A purchase order. It keeps a snapshot of what was bought, so it outlives its part."""
 
@@ -194,6 +210,11 @@ class Booking(models.Model):
     # which opens /orders/{id}/{key}; None for an account's order. Kept when the order joins
     # the account that verifies its e-mail, so the guest's link keeps working.
     guest_key = models.CharField(max_length=64, null=True, blank=True, editable=False)
+    # Its Timeline, oldest first: {"at", "kind" (BookingEventKind), "text", "amount" (a refund's,
+    # else null), "by" (the admin who wrote a note, else null)} per step, each appended by the
+    # service that made it happen, under the order's row lock (services.timeline). Kept on the
+    # order's own row, so every read of orders has it with no query of its own.
+    events = models.JSONField(default=list, blank=True, editable=False)
     client_address = models.GenericIPAddressField(
         null=True,
         blank=True,
@@ -208,8 +229,9 @@ class Booking(models.Model):
     # Every save (placed, paid, approved, released, refunded, an address corrected in Django
     # admin) keeps a copy of the order with who made it and when: Django admin's History.
     # The client's address and a guest's key are set once, when the order is placed: no history
-    # of them is kept (nor is the key shown to anyone but its guest).
-    history = HistoricalRecords(excluded_fields=["client_address", "guest_key"])
+    # of them is kept (nor is the key shown to anyone but its guest). Its events are a history
+    # themselves: not copied again in every version.
+    history = HistoricalRecords(excluded_fields=["client_address", "guest_key", "events"])
 
     class Meta:
         ordering = ["-created_at", "-id"]
@@ -308,6 +330,10 @@ class Booking(models.Model):
         """The order's lines: those just written when it was placed (nothing read again),
         else lines.all() (read them with prefetch_related("lines"), as the selectors do)."""
         return self.lines.all() if self.placed_lines is None else self.placed_lines
+
+    def timeline(self, *, internal: bool = False) -> list[dict]:
+        """Its events, oldest first; internal notes only when `internal` (shop admins)."""
+        return [e for e in self.events if internal or e["kind"] != BookingEventKind.INTERNAL_NOTE]
 
     @property
     def summary(self) -> "LinesSummary":

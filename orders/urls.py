@@ -9,6 +9,7 @@ urlpatterns = [
     *optional_slash("dashboard/payment/<int:pk>", views.payment, "payment"),
     *optional_slash("dashboard/orders/<int:pk>", views.order_page, "order"),
     *optional_slash("dashboard/orders/<int:pk>/invoice", views.invoice, "invoice"),
+    *optional_slash("dashboard/orders/<int:pk>/notes", views.order_note, "order-note"),
     *optional_slash("cart", cart_views.cart_page, "cart"),
     *optional_slash("checkout", cart_views.checkout_page, "checkout"),
     *optional_slash("orders/find", guest_views.find_order_page, "find-order"),

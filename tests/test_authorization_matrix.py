@@ -266,6 +266,9 @@ API = {
     # Money records are never deleted, whoever asks.
     ("DELETE", "/api/booking/{id}#paid"): Api(401, 409, 404, 409, on="paid_booking"),
     ("POST", "/api/booking/{id}/refund"): Api(401, 403, 403, 200, on="card_paid_booking"),
+    ("POST", "/api/booking/{id}/notes"): Api(
+        401, 403, 403, 201, on="booking", body=lambda w: {"text": "Packed today."}
+    ),
     # Payments: only the owner pays, admins included in "not the owner".
     ("PATCH", "/api/booking/{id}"): Api(401, 200, 404, 404, on="booking", body=paid_intent),
     ("POST", "/api/create-payment-intent"): Api(
@@ -339,6 +342,7 @@ TO_MANAGE_PARTS = "302 to /dashboard/manageparts"
 TO_ADDRESSES = "302 to /dashboard/addresses"
 TO_SHIPPING = "302 to /dashboard/shipping"
 TO_VOUCHERS = "302 to /dashboard/vouchers"
+TO_THE_ORDER = "302 to the order's page"
 
 
 @dataclass(frozen=True)
@@ -393,6 +397,10 @@ PAGES = {
     "dashboard/orders/<int:pk>": Page(TO_LOGIN, OK, NOT_FOUND, OK, on="booking"),
     # Its invoice (a paid order's): the same callers.
     "dashboard/orders/<int:pk>/invoice": Page(TO_LOGIN, OK, NOT_FOUND, OK, on="paid_booking"),
+    # Its Timeline's "Add note": shop admins only.
+    "dashboard/orders/<int:pk>/notes": Page(
+        TO_LOGIN, SIGNED_OUT, SIGNED_OUT, TO_THE_ORDER, on="booking", method="post"
+    ),
     "cart": PUBLIC,
     # A visitor may check out as a guest; the anonymous caller's cart is empty (back to it).
     "checkout": Page(TO_CART, OK, OK, OK),
@@ -526,6 +534,9 @@ def assert_page_answer(response, expected: str, url: str, client: Client) -> Non
     elif expected == SIGNED_OUT:
         assert (response.status_code, response["Location"]) == (302, "/login")
         assert "_auth_user_id" not in client.session
+    elif expected == TO_THE_ORDER:
+        order_page = url.removesuffix("/notes")
+        assert (response.status_code, response["Location"]) == (302, order_page)
     else:
         location = expected.removeprefix("302 to ")
         assert (response.status_code, response["Location"]) == (302, location)

@@ -7,7 +7,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('orders', '0016_invoices'),
+        ('orders', '0017_booking_events'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 

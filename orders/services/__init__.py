@@ -63,6 +63,7 @@ from .placing import (
 )
 from .refunding import REFUND_UNPAID, booking_mark_refunded, booking_refund
 from .ship_to import ShipTo, ship_to_new, ship_to_saved, ship_to_text
+from .timeline import booking_event_add, booking_note_add
 
 __all__ = [
     "ALREADY_PAID",
@@ -97,11 +98,13 @@ __all__ = [
     "booking_cancel",
     "booking_confirm_payment",
     "booking_correct",
+    "booking_event_add",
     "booking_expire",
     "booking_find_mail",
     "booking_guest_join",
     "booking_mark_paid",
     "booking_mark_refunded",
+    "booking_note_add",
     "booking_place",
     "booking_place_lines",
     "booking_record_payment_failure",

@@ -5,6 +5,7 @@ import pytest
 from accounts.tests.factories import UserFactory
 from catalog.models import Part
 from catalog.tests.factories import PartFactory
+from orders import services
 from orders.models import Booking, PaymentEvent
 from orders.services import booking_confirm_payment, booking_start_payment
 from orders.tests.factories import BookingFactory
@@ -309,3 +310,13 @@ class TestStripeUnreachable:
         errors = [text for level, text in messages_of(response) if level == "error"]
         assert errors and errors[0].startswith(f"“{part}” was not deleted: ")
         assert set(Part.objects.values_list("pk", flat=True)) == {part.pk}
+
+
+def test_change_page_shows_the_timeline_with_internal_notes(staff_client, orders, admin_user):
+    booking = orders["pending"]
+    services.booking_note_add(
+        booking=booking, text="Fraud <b>check</b> OK", internal=True, by=admin_user
+    )
+    page = staff_client.get(f"{CHANGELIST}{booking.pk}/change/").content.decode()
+    assert "Timeline:</label>" in page
+    assert "Fraud &lt;b&gt;check&lt;/b&gt; OK" in page  # text, never HTML

@@ -41,6 +41,7 @@ BOOKING_FIELDS = {
     "expiresAt",
     "url",
     "lines",
+    "events",
 }
 
 

@@ -181,3 +181,15 @@ def test_find_my_order_is_limited_per_client_address(client, settings, order):
     assert "Retry-After" in refused
     assert Email.objects.count() == 2
     assert Booking.objects.count() == 1
+
+
+def test_its_page_and_its_key_show_the_timeline_without_internal_notes(client, order, admin_user):
+    from orders import services
+
+    services.booking_note_add(booking=order, text="Packed with care", internal=False, by=admin_user)
+    services.booking_note_add(booking=order, text="Ask about fraud", internal=True, by=admin_user)
+    text = page_text(client.get(page(order)))
+    assert "Timeline" in text and "Packed with care" in text
+    assert "Ask about fraud" not in text
+    answer = client.get(f"/api/booking/{order.pk}?key={order.guest_key}").content.decode()
+    assert "Packed with care" in answer and "Ask about fraud" not in answer
