@@ -23,7 +23,7 @@ from core.links import absolute_url
 from core.outbox import outbox_queue
 from core.templatetags.money import money
 
-from .models import Booking, BookingLine
+from .models import Booking, BookingLine, Return
 
 logger = logging.getLogger(__name__)
 
@@ -33,6 +33,10 @@ SHIPPED_SUBJECT = "Order #{id} shipped"
 EXPIRED_SUBJECT = "Order #{id} expired: it was not paid in time"
 REFUNDED_SUBJECT = "Order #{id} refunded"
 WITHDRAWN_SUBJECT = "Order #{id} cancelled: the part is no longer sold"
+RETURN_REQUESTED_SUBJECT = "Return #{ret} of order #{id} requested"
+RETURN_APPROVED_SUBJECT = "Return #{ret} of order #{id} approved: send the parts back"
+RETURN_REJECTED_SUBJECT = "Return #{ret} of order #{id} rejected"
+RETURN_REFUNDED_SUBJECT = "Return #{ret} of order #{id} refunded: {amount}"
 ADMIN_PAID_SUBJECT = "New paid order: Order #{id}, {total}"
 ADMIN_LOW_STOCK_SUBJECT = "Low stock: {name} ({available} left, minimum order {minimum})"
 
@@ -118,6 +122,57 @@ def booking_mail_refunded(*, booking_id: int) -> int:
         return 0
     context = {"booking": booking, "orders_url": absolute_url("/dashboard/myorder")}
     return _queue([_shopper_message(booking, "booking_refunded", REFUNDED_SUBJECT, context)])
+
+
+def return_mail_requested(*, return_id: int) -> int:
+    """To the shopper: their return was asked for; the shop will answer."""
+    return _return_mail(return_id, "return_requested", RETURN_REQUESTED_SUBJECT)
+
+
+def return_mail_decided(*, return_id: int) -> int:
+    """To the shopper: the shop approved the return (send the parts back) or rejected it
+    (with its comment)."""
+    ret = _return(return_id)
+    if ret is None or ret.state not in (Return.State.APPROVED, Return.State.REJECTED):
+        return 0
+    approved = ret.state == Return.State.APPROVED
+    subject = RETURN_APPROVED_SUBJECT if approved else RETURN_REJECTED_SUBJECT
+    return _return_mail(return_id, f"return_{ret.state}", subject, ret=ret)
+
+
+def return_mail_refunded(*, return_id: int) -> int:
+    """To the shopper: the return was received and its amount went back to their card."""
+    ret = _return(return_id)
+    if ret is None or ret.state != Return.State.REFUNDED:
+        return 0
+    return _return_mail(return_id, "return_refunded", RETURN_REFUNDED_SUBJECT, ret=ret)
+
+
+def _return(return_id: int) -> Return | None:
+    if is_muted():
+        return None
+    return (
+        Return.objects.select_related("booking", "booking__user")
+        .prefetch_related("lines__booking_line")
+        .filter(pk=return_id)
+        .first()
+    )
+
+
+def _return_mail(return_id: int, template: str, subject: str, ret: Return | None = None) -> int:
+    ret = ret or _return(return_id)
+    if ret is None:
+        return 0
+    booking = ret.booking
+    # {id} is the order's, filled in by _shopper_message.
+    subject = subject.replace("{ret}", str(ret.pk))
+    subject = subject.replace("{amount}", money(ret.refund_amount or 0))
+    context = {
+        "booking": booking,
+        "ret": ret,
+        "order_url": absolute_url(booking.get_absolute_url()),
+    }
+    return _queue([_shopper_message(booking, template, subject, context)])
 
 
 def booking_mail_withdrawn(*, booking_id: int, part_name: str | None = None) -> int:

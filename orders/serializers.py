@@ -6,7 +6,7 @@ from catalog.serializers import PartOutputSerializer
 from core.api import MAX_ID, PageInputSerializer
 from core.fields import PhoneField, required
 
-from .models import Booking, BookingLine, LinesSummary, PaymentEvent
+from .models import Booking, BookingLine, LinesSummary, PaymentEvent, Return
 from .services.placing import SHIPPING_METHOD_UNKNOWN
 from .shipments import shipment_json
 
@@ -81,6 +81,7 @@ class BookingOutputSerializer(serializers.ModelSerializer):
     shipment = BookingShipmentSerializer(source="*", allow_null=True)
     transactionId = serializers.CharField(source="transaction_id")
     invoiceNumber = serializers.CharField(source="invoice_number", allow_null=True)
+    refunded = serializers.DecimalField(source="refunded_amount", **MONEY)
     status = serializers.ChoiceField(choices=Booking.Status.choices, allow_null=True)
     state = serializers.ChoiceField(choices=Booking.State.choices)
     createdAt = serializers.DateTimeField(source="created_at")
@@ -113,6 +114,7 @@ class BookingOutputSerializer(serializers.ModelSerializer):
             "shipment",
             "transactionId",
             "invoiceNumber",
+            "refunded",
             "state",
             "createdAt",
             "expiresAt",
@@ -188,6 +190,7 @@ def booking_json(booking: Booking) -> dict:
         "shipment": _shipment(booking),
         "transactionId": booking.transaction_id,
         "invoiceNumber": booking.invoice_number,
+        "refunded": _MONEY.to_representation(booking.refunded_amount),
         "state": str(state),
         "createdAt": _when(booking.created_at),
         "expiresAt": _when(booking.hold_expires_at),
@@ -346,3 +349,138 @@ class StatsOutputSerializer(serializers.Serializer):
     ordersByState = serializers.DictField(child=serializers.IntegerField())
     topParts = TopPartSerializer(many=True)
     lowStock = PartOutputSerializer(many=True)
+
+
+REASON_UNKNOWN = "Reason must be one of: " + ", ".join(Return.Reason.values)
+RETURN_STATE_UNKNOWN = "State must be one of: " + ", ".join(Return.State.values)
+DECISION_UNKNOWN = 'State can only be "approved" or "rejected"'
+COMMENT_TOO_LONG = "A comment is at most 1,000 characters"
+RESTOCK_REQUIRED = "Say whether the units go back in stock (restock: true or false)"
+RETURN_LINE_PART = "Each line needs the partId of a part of the order"
+RETURN_LINE_QUANTITY = "Each line needs a quantity: a whole number of units, at least 1"
+
+
+def return_json(ret: Return) -> dict:
+    """`<return>`: read with its lines and their order lines (selectors.return_list)."""
+    return {
+        "_id": ret.pk,
+        "booking": ret.booking_id,
+        "lines": [
+            {
+                "partId": line.booking_line.part_id,
+                "partsName": line.booking_line.parts_name,
+                "quantity": line.quantity,
+            }
+            for line in ret.lines.all()
+        ],
+        "reason": ret.reason,
+        "comment": ret.comment,
+        "state": ret.state,
+        "refundAmount": _money(ret.refund_amount),
+        "createdAt": _when(ret.created_at),
+    }
+
+
+class ReturnLineSerializer(serializers.Serializer):
+    partId = serializers.IntegerField(
+        min_value=1,
+        max_value=MAX_ID,
+        error_messages=dict.fromkeys(
+            ("required", "null", "invalid", "min_value", "max_value", "max_string_length"),
+            RETURN_LINE_PART,
+        ),
+    )
+    quantity = serializers.IntegerField(
+        min_value=1,
+        max_value=1_000_000,
+        error_messages=dict.fromkeys(
+            ("required", "null", "invalid", "min_value", "max_value", "max_string_length"),
+            RETURN_LINE_QUANTITY,
+        ),
+    )
+
+
+class ReturnOutputSerializer(serializers.Serializer):
+    """`<return>` (for the schema; return_json writes it)."""
+
+    _id = serializers.IntegerField()
+    booking = serializers.IntegerField()
+    lines = serializers.ListField(child=serializers.DictField())
+    reason = serializers.ChoiceField(choices=Return.Reason.choices)
+    comment = serializers.CharField()
+    state = serializers.ChoiceField(choices=Return.State.choices)
+    refundAmount = serializers.DecimalField(allow_null=True, **MONEY)
+    createdAt = serializers.DateTimeField()
+
+
+class ReturnInputSerializer(serializers.Serializer):
+    """POST /api/booking/{id}/returns: the lines ({"partId", "quantity"}), a reason, a comment."""
+
+    lines = ReturnLineSerializer(
+        many=True,
+        allow_empty=False,
+        max_length=200,
+        error_messages={
+            "required": "Choose at least one line to return",
+            "null": "Choose at least one line to return",
+            "empty": "Choose at least one line to return",
+            "not_a_list": "Lines must be a list of {partId, quantity}",
+            "max_length": "At most 200 lines",
+        },
+    )
+    reason = serializers.ChoiceField(
+        choices=Return.Reason.choices,
+        error_messages={
+            **required(REASON_UNKNOWN),
+            "invalid_choice": REASON_UNKNOWN,
+            "null": REASON_UNKNOWN,
+        },
+    )
+    comment = serializers.CharField(
+        required=False,
+        allow_blank=True,
+        max_length=1000,
+        error_messages={"max_length": COMMENT_TOO_LONG, "invalid": COMMENT_TOO_LONG},
+    )
+
+
+class ReturnDecisionInputSerializer(serializers.Serializer):
+    """PUT /api/returns/{id}: approve, or reject with a comment to the shopper."""
+
+    state = serializers.ChoiceField(
+        choices=[Return.State.APPROVED, Return.State.REJECTED],
+        error_messages={
+            **required(DECISION_UNKNOWN),
+            "invalid_choice": DECISION_UNKNOWN,
+            "null": DECISION_UNKNOWN,
+        },
+    )
+    comment = serializers.CharField(
+        required=False,
+        allow_blank=True,
+        max_length=1000,
+        error_messages={"max_length": COMMENT_TOO_LONG, "invalid": COMMENT_TOO_LONG},
+    )
+
+
+class ReturnReceiveInputSerializer(serializers.Serializer):
+    """POST /api/returns/{id}/receive: whether the units go back in stock."""
+
+    restock = serializers.BooleanField(
+        error_messages={
+            "required": RESTOCK_REQUIRED,
+            "invalid": RESTOCK_REQUIRED,
+            "null": RESTOCK_REQUIRED,
+        }
+    )
+
+
+class ReturnFilterSerializer(serializers.Serializer):
+    """GET /api/returns?state=…"""
+
+    state = serializers.ChoiceField(
+        choices=Return.State.choices,
+        required=False,
+        allow_blank=True,
+        error_messages={"invalid_choice": RETURN_STATE_UNKNOWN},
+    )

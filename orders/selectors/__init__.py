@@ -14,7 +14,7 @@ from core.caching import versions
 from core.caching.statements import STAND_IN_TIME, Statement, stand_in_numbers
 from core.paging import ListPage, page_of
 
-from ..models import Booking, BookingLine
+from ..models import Booking, BookingLine, Return
 
 CACHE = "orders"  # made stale by the services that change an order (services.common)
 # Counts and figures are kept at most this long: an unpaid order becomes expired when its hold
@@ -68,6 +68,19 @@ def booking_invoices_visible_to(user) -> QuerySet[Booking]:
 def booking_owned_by(user) -> QuerySet[Booking]:
     """The orders `user` placed: only the owner pays for an order."""
     return Booking.objects.prefetch_related("lines").filter(user=user)
+
+
+def return_list(*, state: str = "") -> QuerySet[Return]:
+    """Every return, newest first (shop admins), in `state` when given, with its order and
+    lines (one query each)."""
+    returns = Return.objects.select_related("booking").prefetch_related("lines__booking_line")
+    returns = returns.order_by("-created_at", "-id")
+    return returns.filter(state=state) if state else returns
+
+
+def returns_of(*, booking: Booking) -> QuerySet[Return]:
+    """The returns of one order, newest first, with their lines."""
+    return return_list().filter(booking=booking)
 
 
 def booking_matching(q: str) -> Q:

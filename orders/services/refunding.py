@@ -60,6 +60,7 @@ def record_refund(locked: Booking, *, refund_id: str) -> None:
         release_lines(locked, note="Order refunded")
     locked.refunded_at = timezone.now()
     locked.refund_id = refund_id
-    locked.save(update_fields=["refunded_at", "refund_id"])
+    locked.refunded_amount = locked.total_price  # what returns refunded, and the remainder
+    locked.save(update_fields=["refunded_at", "refund_id", "refunded_amount"])
     orders_changed()
     emails.booking_mail_refunded(booking_id=locked.pk)
