@@ -264,14 +264,20 @@ def refund_intent(intent_id: str, *, booking_id: int | None = None) -> str:
             params={"payment_intent": intent_id, "limit": 100},
         )
         refunds = [r for r in done.data if r.status in ("succeeded", "pending")]
-        if refunds and sum(r.amount for r in refunds) >= intent.amount:
+        left = intent.amount - sum(r.amount for r in refunds)
+        if refunds and left <= 0:
             return refunds[0].id
+        params = {"payment_intent": intent_id, "metadata": {METADATA_KEY: str(booking_id)}}
+        key = f"refund-{intent_id}"
+        if refunds:  # what returns left: said outright (a fake Stripe may not know it)
+            params["amount"] = left
+            key = f"refund-{intent_id}-rest-{left}"
         created = _call(
             "refund",
             booking_id,
             client.v1.refunds.create,
-            params={"payment_intent": intent_id, "metadata": {METADATA_KEY: str(booking_id)}},
-            options={"idempotency_key": f"refund-{intent_id}"},
+            params=params,
+            options={"idempotency_key": key},
         )
     except stripe.InvalidRequestError as exc:
         logger.warning("Stripe refused to refund %s (order %s): %s", intent_id, booking_id, exc)

@@ -356,6 +356,9 @@ RETURN_STATE_UNKNOWN = "State must be one of: " + ", ".join(Return.State.values)
 DECISION_UNKNOWN = 'State can only be "approved" or "rejected"'
 COMMENT_TOO_LONG = "A comment is at most 1,000 characters"
 RESTOCK_REQUIRED = "Say whether the units go back in stock (restock: true or false)"
+LINES_REQUIRED = "Choose at least one line to return"
+LINES_NOT_A_LIST = "Lines must be a list, each line with a partId and a quantity"
+LINES_TOO_MANY = "A return has at most 200 lines"
 RETURN_LINE_PART = "Each line needs the partId of a part of the order"
 RETURN_LINE_QUANTITY = "Each line needs a quantity: a whole number of units, at least 1"
 
@@ -381,23 +384,45 @@ def return_json(ret: Return) -> dict:
     }
 
 
-class ReturnLineSerializer(serializers.Serializer):
-    partId = serializers.IntegerField(
-        min_value=1,
-        max_value=MAX_ID,
-        error_messages=dict.fromkeys(
-            ("required", "null", "invalid", "min_value", "max_value", "max_string_length"),
-            RETURN_LINE_PART,
-        ),
-    )
-    quantity = serializers.IntegerField(
-        min_value=1,
-        max_value=1_000_000,
-        error_messages=dict.fromkeys(
-            ("required", "null", "invalid", "min_value", "max_value", "max_string_length"),
-            RETURN_LINE_QUANTITY,
-        ),
-    )
+class ReturnLinesField(serializers.Field):
+    """The lines of a return: a list of {"partId", "quantity"} (whole numbers, at least 1);
+    each problem is one message on `lines`."""
+
+    default_error_messages = {
+        "required": LINES_REQUIRED,
+        "null": LINES_REQUIRED,
+        "empty": LINES_REQUIRED,
+        "not_a_list": LINES_NOT_A_LIST,
+        "too_many": LINES_TOO_MANY,
+        "part": RETURN_LINE_PART,
+        "quantity": RETURN_LINE_QUANTITY,
+    }
+
+    def to_internal_value(self, data):
+        if not isinstance(data, list):
+            self.fail("not_a_list")
+        if not data:
+            self.fail("empty")
+        if len(data) > 200:
+            self.fail("too_many")
+        return [self._line(item) for item in data]
+
+    def _line(self, item) -> dict:
+        if not isinstance(item, dict):
+            self.fail("not_a_list")
+        part_id, quantity = item.get("partId"), item.get("quantity")
+        if not _whole(part_id) or not 1 <= part_id <= MAX_ID:
+            self.fail("part")
+        if not _whole(quantity) or not 1 <= quantity <= 1_000_000:
+            self.fail("quantity")
+        return {"partId": part_id, "quantity": quantity}
+
+    def to_representation(self, value):
+        return value
+
+
+def _whole(value) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
 
 
 class ReturnOutputSerializer(serializers.Serializer):
@@ -416,18 +441,7 @@ class ReturnOutputSerializer(serializers.Serializer):
 class ReturnInputSerializer(serializers.Serializer):
     """POST /api/booking/{id}/returns: the lines ({"partId", "quantity"}), a reason, a comment."""
 
-    lines = ReturnLineSerializer(
-        many=True,
-        allow_empty=False,
-        max_length=200,
-        error_messages={
-            "required": "Choose at least one line to return",
-            "null": "Choose at least one line to return",
-            "empty": "Choose at least one line to return",
-            "not_a_list": "Lines must be a list of {partId, quantity}",
-            "max_length": "At most 200 lines",
-        },
-    )
+    lines = ReturnLinesField()
     reason = serializers.ChoiceField(
         choices=Return.Reason.choices,
         error_messages={

@@ -285,7 +285,11 @@ def test_receiving_refunds_the_share_and_restocks_when_asked(user):
     assert (ret.state, ret.refund_amount, ret.restocked) == ("refunded", D("16.00"), True)
     assert Part.objects.get(pk=brake.pk).available_quantity == 12
     movement = StockMovement.objects.filter(part=brake).latest("id")
-    assert (movement.change, movement.order_id, movement.note) == (2, booking.pk, f"Return #{ret.pk}")
+    assert (movement.change, movement.order_id, movement.note) == (
+        2,
+        booking.pk,
+        f"Return #{ret.pk}",
+    )
     booking.refresh_from_db()
     assert booking.refunded_amount == D("16.00")
     assert booking.state == Booking.State.SHIPPED  # refunded only when all of it is
