@@ -16,6 +16,7 @@ from typing import Any
 
 import pytest
 from django.test import Client
+from django.utils.timezone import now
 from rest_framework.test import APIClient
 from rest_framework_simplejwt.tokens import RefreshToken
 
@@ -59,6 +60,23 @@ class World:
         return card_paid(self.user, self.part)
 
     @cached_property
+    def shipped_booking(self):
+        """Paid (outside Stripe) and shipped: a return may be asked of it."""
+        return BookingFactory(
+            user=self.user, part=self.part, shipped=True, shipped_at=now(), transaction_id=""
+        )
+
+    @cached_property
+    def requested_return(self):
+        return order_services.return_request(
+            booking=self.shipped_booking, lines=return_request(self)["lines"], reason="other"
+        )
+
+    @cached_property
+    def approved_return(self):
+        return order_services.return_decide(ret=self.requested_return, state="approved")
+
+    @cached_property
     def shipping_method(self):
         return pricing_factories.method("Standard", bands=[(2000, "6.95")])
 
@@ -69,6 +87,10 @@ class World:
     @cached_property
     def voucher(self):
         return pricing_factories.voucher("RIDE10")
+
+
+def return_request(world: World) -> dict:
+    return {"lines": [{"partId": world.part.pk, "quantity": 1}], "reason": "doesnt_fit"}
 
 
 def paid_intent(world: World) -> dict:
@@ -252,6 +274,18 @@ API = {
     # Money records are never deleted, whoever asks.
     ("DELETE", "/api/booking/{id}#paid"): Api(401, 409, 404, 409, on="paid_booking"),
     ("POST", "/api/booking/{id}/refund"): Api(401, 403, 403, 200, on="card_paid_booking"),
+    # Returns: the shopper of a shipped order asks; anyone else's order is not found, for
+    # admins too. The shop (admins) lists, decides and receives them.
+    ("POST", "/api/booking/{id}/returns"): Api(
+        401, 201, 404, 404, on="shipped_booking", body=return_request
+    ),
+    ("GET", "/api/returns"): Api(401, 403, 403, 200),
+    ("PUT", "/api/returns/{id}"): Api(
+        401, 403, 403, 200, on="requested_return", body=lambda w: {"state": "approved"}
+    ),
+    ("POST", "/api/returns/{id}/receive"): Api(
+        401, 403, 403, 200, on="approved_return", body=lambda w: {"restock": True}
+    ),
     # Payments: only the owner pays, admins included in "not the owner".
     ("PATCH", "/api/booking/{id}"): Api(401, 200, 404, 404, on="booking", body=paid_intent),
     ("POST", "/api/create-payment-intent"): Api(
@@ -306,6 +340,8 @@ TO_MANAGE_PARTS = "302 to /dashboard/manageparts"
 TO_ADDRESSES = "302 to /dashboard/addresses"
 TO_SHIPPING = "302 to /dashboard/shipping"
 TO_VOUCHERS = "302 to /dashboard/vouchers"
+TO_RETURNS = "302 to /dashboard/returns"
+TO_SHIPPED_ORDER = "302 to the shipped order's page"
 
 
 @dataclass(frozen=True)
@@ -367,6 +403,17 @@ PAGES = {
     "dashboard/manageparts": ADMIN_ONLY,
     "dashboard/addparts": ADMIN_ONLY,
     "dashboard/manageorders": ADMIN_ONLY,
+    # Return items (an order's page): its shopper only, back to the order page.
+    "dashboard/orders/<int:pk>/returns": Page(
+        TO_LOGIN, TO_SHIPPED_ORDER, NOT_FOUND, NOT_FOUND, on="shipped_booking", method="post"
+    ),
+    "dashboard/returns": ADMIN_ONLY,
+    **{
+        f"dashboard/returns/<int:pk>/{action}": Page(
+            TO_LOGIN, SIGNED_OUT, SIGNED_OUT, TO_RETURNS, on="requested_return", method="post"
+        )
+        for action in ("approve", "reject", "receive")
+    },
     # The owner's shipping methods, tax rates and vouchers (pricing).
     "dashboard/shipping": ADMIN_ONLY,
     "dashboard/shipping/methods/<int:pk>/edit": Page(
@@ -488,6 +535,9 @@ def assert_page_answer(response, expected: str, url: str, client: Client) -> Non
     elif expected == SIGNED_OUT:
         assert (response.status_code, response["Location"]) == (302, "/login")
         assert "_auth_user_id" not in client.session
+    elif expected == TO_SHIPPED_ORDER:
+        location = url.removesuffix("/returns")
+        assert (response.status_code, response["Location"]) == (302, location)
     else:
         location = expected.removeprefix("302 to ")
         assert (response.status_code, response["Location"]) == (302, location)

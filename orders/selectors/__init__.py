@@ -4,17 +4,17 @@ e-mail and name on it are a snapshot, never used to decide whose it is."""
 import functools
 import hashlib
 import re
-from collections.abc import Collection, Iterator
+from collections.abc import Collection, Iterable, Iterator
 from itertools import islice
 
-from django.db.models import Exists, OuterRef, Q, QuerySet
+from django.db.models import Exists, OuterRef, Q, QuerySet, Sum
 from django.utils import timezone
 
 from core.caching import versions
 from core.caching.statements import STAND_IN_TIME, Statement, stand_in_numbers
 from core.paging import ListPage, page_of
 
-from ..models import Booking, BookingLine, Return
+from ..models import Booking, BookingLine, Return, ReturnLine
 
 CACHE = "orders"  # made stale by the services that change an order (services.common)
 # Counts and figures are kept at most this long: an unpaid order becomes expired when its hold
@@ -81,6 +81,17 @@ def return_list(*, state: str = "") -> QuerySet[Return]:
 def returns_of(*, booking: Booking) -> QuerySet[Return]:
     """The returns of one order, newest first, with their lines."""
     return return_list().filter(booking=booking)
+
+
+def return_units_out(booking_id: int, *, states: Iterable[str] = Return.HOLDING) -> dict[int, int]:
+    """Units of each line of the order (by BookingLine id) in its returns in `states`: by
+    default those counted as returned (requested, approved, refunded)."""
+    rows = (
+        ReturnLine.objects.filter(ret__booking_id=booking_id, ret__state__in=list(states))
+        .values("booking_line_id")
+        .annotate(units=Sum("quantity"))
+    )
+    return {row["booking_line_id"]: row["units"] for row in rows}
 
 
 def booking_matching(q: str) -> Q:

@@ -71,6 +71,7 @@ from .returning import (
     return_decide,
     return_receive,
     return_request,
+    return_window_ends,
     returnable,
 )
 from .ship_to import ShipTo, ship_to_new, ship_to_saved, ship_to_text
@@ -139,6 +140,7 @@ __all__ = [
     "return_decide",
     "return_receive",
     "return_request",
+    "return_window_ends",
     "returnable",
     "ship_to_new",
     "ship_to_saved",

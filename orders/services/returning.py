@@ -11,14 +11,13 @@ order is a 409; a refund in full after returns refunds the remainder only, payme
 The money rule is refund_share's, and only its.
 """
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from datetime import timedelta
 from decimal import ROUND_FLOOR, ROUND_HALF_UP, Decimal
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import transaction
-from django.db.models import Sum
 from django.utils import timezone
 
 from catalog.models import StockMovement
@@ -27,6 +26,7 @@ from core.errors import Conflict, NotFound, Rejected
 
 from .. import emails, payments
 from ..models import Booking, BookingLine, Return, ReturnLine
+from ..selectors import return_units_out
 from .common import ORDER_GONE, ORDER_REFUNDED, booking_locked, orders_changed
 
 CENT = Decimal("0.01")
@@ -54,17 +54,6 @@ def returnable(booking: Booking, *, now=None) -> bool:
     ends = return_window_ends(booking)
     now = now or timezone.now()
     return booking.state == Booking.State.SHIPPED and ends is not None and now <= ends
-
-
-def units_out(booking_id: int, *, states: Iterable[str] = Return.HOLDING) -> dict[int, int]:
-    """Units of each line of the order (by BookingLine id) in its returns in `states`: by
-    default those counted as returned (requested, approved, refunded)."""
-    rows = (
-        ReturnLine.objects.filter(ret__booking_id=booking_id, ret__state__in=list(states))
-        .values("booking_line_id")
-        .annotate(units=Sum("quantity"))
-    )
-    return {row["booking_line_id"]: row["units"] for row in rows}
 
 
 def allocate(amount: Decimal, weights: list[Decimal]) -> list[Decimal]:
@@ -142,7 +131,7 @@ def _chosen_lines(booking: Booking, lines: list[dict]) -> dict[BookingLine, int]
     if not lines:
         raise _lines_problem(LINES_REQUIRED)
     by_part = {line.part_id: line for line in booking.lines.filter(part__isnull=False)}
-    out = units_out(booking.pk)
+    out = return_units_out(booking.pk)
     chosen: dict[BookingLine, int] = {}
     for item in lines:
         part_id, quantity = item["partId"], item["quantity"]
@@ -235,7 +224,7 @@ def return_receive(*, ret: Return, restock: bool) -> Return:
         raise Conflict(NOT_APPROVED.format(state=locked.state))
     lines = list(booking.lines.all())
     returning = dict(locked.lines.values_list("booking_line_id", "quantity"))
-    refunded = units_out(booking.pk, states=[Return.State.REFUNDED])
+    refunded = return_units_out(booking.pk, states=[Return.State.REFUNDED])
     amount = refund_share(booking=booking, lines=lines, returning=returning, refunded=refunded)
     refund_id = ""
     if amount > 0 and booking.transaction_id:
