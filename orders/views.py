@@ -2,6 +2,7 @@
 Orders (admin), the payment page."""
 
 import math
+from collections import Counter
 
 from django.conf import settings
 from django.contrib import messages
@@ -189,13 +190,15 @@ def returns_context(request, booking, *, own: bool) -> dict:
     """The order page's returns: each with its state, and "Return items" (the lines with
     units left to return, the reasons) for its shopper while the order can be returned. The
     page is kept no longer than the return window lasts."""
-    returns = list(selectors.returns_of(booking=booking))
+    returns = selectors.returns_of(booking=booking)
     returnable_lines = []
     if own and services.returnable(booking):
-        keep_page_for(
-            request, (services.return_window_ends(booking) - timezone.now()).total_seconds()
-        )
-        out = selectors.return_units_out(booking.pk)
+        ends = services.return_window_ends(booking)
+        keep_page_for(request, (ends - timezone.now()).total_seconds())
+        out = Counter()  # the units counted as returned (Return.HOLDING), by line
+        for ret in returns:
+            if ret.state in Return.HOLDING:
+                out.update({line.booking_line_id: line.quantity for line in ret.lines.all()})
         for line in booking.lines.all():
             left = line.quantity - out.get(line.pk, 0)
             if line.part_id is not None and left > 0:

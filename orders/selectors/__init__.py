@@ -7,7 +7,7 @@ import re
 from collections.abc import Collection, Iterable, Iterator
 from itertools import islice
 
-from django.db.models import Exists, OuterRef, Q, QuerySet, Sum
+from django.db.models import Exists, OuterRef, Prefetch, Q, QuerySet, Sum
 from django.utils import timezone
 
 from core.caching import versions
@@ -73,14 +73,18 @@ def booking_owned_by(user) -> QuerySet[Booking]:
 def return_list(*, state: str = "") -> QuerySet[Return]:
     """Every return, newest first (shop admins), in `state` when given, with its order and
     lines (one query each)."""
-    returns = Return.objects.select_related("booking").prefetch_related("lines__booking_line")
+    lines = Prefetch("lines", queryset=ReturnLine.objects.select_related("booking_line"))
+    returns = Return.objects.select_related("booking").prefetch_related(lines)
     returns = returns.order_by("-created_at", "-id")
     return returns.filter(state=state) if state else returns
 
 
-def returns_of(*, booking: Booking) -> QuerySet[Return]:
-    """The returns of one order, newest first, with their lines."""
-    return return_list().filter(booking=booking)
+def returns_of(*, booking: Booking) -> list[Return]:
+    """The returns of one order, newest first, with their lines (two queries); none read for
+    an order that never shipped (it has none)."""
+    if booking.shipped_at is None:
+        return []
+    return list(return_list().filter(booking=booking))
 
 
 def return_units_out(booking_id: int, *, states: Iterable[str] = Return.HOLDING) -> dict[int, int]:
