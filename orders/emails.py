@@ -14,7 +14,7 @@ from email.utils import formataddr, parseaddr
 
 from django.conf import settings
 from django.core.mail import EmailMultiAlternatives
-from django.db.models import Q
+from django.db.models import Q, Sum
 from django.template.loader import render_to_string
 
 from accounts.models import User
@@ -116,11 +116,19 @@ def _again_url(booking: Booking) -> str:
 
 
 def booking_mail_refunded(*, booking_id: int) -> int:
-    """To the shopper: the order's whole total went back to their card."""
+    """To the shopper: the order's whole total went back to their card (or, after returns
+    refunded part of it, the rest: `refunded_now`)."""
     booking = _booking(booking_id)
     if booking is None or booking.state != Booking.State.REFUNDED:
         return 0
-    context = {"booking": booking, "orders_url": absolute_url("/dashboard/myorder")}
+    returns = booking.returns.filter(state=Return.State.REFUNDED)
+    before = returns.aggregate(sum=Sum("refund_amount"))["sum"] or 0
+    context = {
+        "booking": booking,
+        "orders_url": absolute_url("/dashboard/myorder"),
+        "refunded_now": booking.total_price - before,
+        "refunded_before": before,
+    }
     return _queue([_shopper_message(booking, "booking_refunded", REFUNDED_SUBJECT, context)])
 
 

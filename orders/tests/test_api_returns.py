@@ -8,9 +8,10 @@ import pytest
 from catalog.models import Part
 from catalog.tests.factories import PartFactory
 from orders import services
-from orders.models import Booking, Return
+from orders.models import Booking, PaymentEvent, Return
 from orders.payments import PROVIDER_FAILED
 from orders.tests.stripe_helpers import intent_id_of, pay, stripe_client
+from orders.tests.test_payments_no_charge_for_nothing import deliver, refunded_event
 from orders.tests.test_services_returning import shipped_order
 from tests.stripe_fake import free_port
 
@@ -313,3 +314,29 @@ def test_a_booking_says_what_was_refunded(as_user, order):
     services.booking_refund(booking=order, outside_stripe=True)
     body = as_user.get(f"/api/booking/{order.pk}").json()
     assert (body["refunded"], body["state"]) == (20, "refunded")
+
+
+def test_stripes_charge_refunded_events_of_returns_leave_the_order_to_the_returns(
+    anon, as_user, as_admin, shipped, parts
+):
+    """A return's partial refund reported by Stripe's webhook leaves the order shipped; the
+    last one (the charge refunded in full) finds the order refunded already."""
+    brake, chain = parts
+    intent = stripe_client().v1.payment_intents.retrieve(shipped.transaction_id)
+    charge_id = (
+        intent.latest_charge if isinstance(intent.latest_charge, str) else intent.latest_charge.id
+    )
+    first = ask(as_user, shipped, [{"partId": brake.pk, "quantity": 1}]).json()["_id"]
+    decide(as_admin, first, "approved")
+    receive(as_admin, first)
+    partly = deliver(anon, refunded_event("evt_return_1", charge_id))
+    assert partly.json()["outcome"] == PaymentEvent.Outcome.IGNORED
+    assert Booking.objects.get(pk=shipped.pk).state == Booking.State.SHIPPED
+    lines = [{"partId": brake.pk, "quantity": 2}, {"partId": chain.pk, "quantity": 1}]
+    last = ask(as_user, shipped, lines).json()["_id"]
+    decide(as_admin, last, "approved")
+    receive(as_admin, last)
+    whole = deliver(anon, refunded_event("evt_return_2", charge_id))
+    assert whole.json()["outcome"] == PaymentEvent.Outcome.ALREADY_REFUNDED
+    booking = Booking.objects.get(pk=shipped.pk)
+    assert (booking.state, booking.refunded_amount) == ("refunded", D("75.00"))

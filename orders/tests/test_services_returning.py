@@ -342,3 +342,14 @@ def test_every_step_is_mailed_to_the_shopper(user):
 
 def test_the_return_states_hold_units(user):
     assert set(Return.HOLDING) == {"requested", "approved", "refunded"}
+
+
+def test_a_refund_in_full_after_a_return_mails_the_rest(user):
+    booking = shipped_order(user, [("10.00", 2), ("30.00", 1)], shipping="5.00")
+    brake, _ = parts_of(booking)
+    receive(ask(booking, (brake, 1)))
+    services.booking_refund(booking=booking, outside_stripe=True)
+    mail = Email.objects.filter(subject=f"Order #{booking.pk} refunded").get()
+    assert "refunded the rest of your order: $45.00 (after $10.00 for returned parts)" in (
+        mail.message
+    )
