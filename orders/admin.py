@@ -1,4 +1,5 @@
 from django.contrib import admin, messages
+from django.utils.html import format_html_join
 
 from core.admin_history import RecordOnlyHistoryAdmin
 from core.errors import Conflict, ShopError
@@ -100,6 +101,7 @@ class BookingAdmin(RecordOnlyHistoryAdmin):
         "refund_id",
         "refunded_amount",
         "client_address",
+        "timeline",
     ]
     inlines = [BookingLineInline]
     actions = ["approve_paid_orders", "refund_paid_orders"]
@@ -107,6 +109,16 @@ class BookingAdmin(RecordOnlyHistoryAdmin):
     def get_queryset(self, request):
         # The list's part names and units are read from the lines: one query for a page.
         return super().get_queryset(request).prefetch_related("lines")
+
+    @admin.display(description="Timeline")
+    def timeline(self, booking):
+        """Its steps, oldest first, internal notes included (notes are added on the order's
+        page in the dashboard, "Add note")."""
+        return format_html_join(
+            "",
+            "<div>{} · {}</div>",
+            ((event["at"][:16].replace("T", " "), event["text"]) for event in booking.events),
+        )
 
     @admin.display(description="state")
     def state(self, booking):

@@ -24,8 +24,10 @@ from . import exports, payments, selectors, services, webhooks
 from .serializers import (
     PART_REQUIRED,
     PART_UNKNOWN,
+    BookingEventOutputSerializer,
     BookingFilterSerializer,
     BookingInputSerializer,
+    BookingNoteInputSerializer,
     BookingOutputSerializer,
     BookingQuerySerializer,
     BookingSearchInputSerializer,
@@ -43,6 +45,7 @@ from .serializers import (
     WebhookReceivedSerializer,
     booking_json,
     bookings_json,
+    event_json,
     return_json,
 )
 from .stats import shop_stats
@@ -101,6 +104,11 @@ class BookingListApi(APIView):
         return created(booking_json(booking), booking.pk)
 
 
+def admin_bookings_json(bookings) -> list[dict]:
+    """bookings_json for a shop admin: internal notes in their events."""
+    return bookings_json(bookings, internal=True)
+
+
 class BookingAllApi(APIView):
     """Every order, newest first; `state`, `q`, `limit` and `offset` (X-Total-Count)."""
 
@@ -117,7 +125,7 @@ class BookingAllApi(APIView):
         bookings = selectors.booking_search(**filters)
         total = selectors.booking_count(**filters)
         return page_response(
-            bookings, BookingOutputSerializer, query, total=total, write=bookings_json
+            bookings, BookingOutputSerializer, query, total=total, write=admin_bookings_json
         )
 
 
@@ -155,7 +163,8 @@ class BookingDetailApi(APIView):
 
     @extend_schema(responses={200: BookingOutputSerializer, **errors(401, 404)})
     def get(self, request, pk):
-        return Response(booking_json(self.get_booking(request, pk)))
+        booking = self.get_booking(request, pk)
+        return Response(booking_json(booking, internal=request.user.is_shop_admin))
 
     @extend_schema(
         responses={200: DeletedCountSerializer, **errors(401, 403, 404, 409, 502, 503)},
@@ -183,7 +192,8 @@ class BookingDetailApi(APIView):
             carrier=data.validated_data.get("carrier", ""),
             tracking_number=data.validated_data.get("trackingNumber", ""),
         )
-        return Response({**booking_json(booking), "modifiedCount": int(modified)})
+        answer = booking_json(booking, internal=True)
+        return Response({**answer, "modifiedCount": int(modified)})
 
     @extend_schema(
         request=PaymentConfirmInputSerializer,
@@ -218,7 +228,24 @@ class BookingRefundApi(APIView):
     def post(self, request, pk):
         booking = get_or_404(selectors.booking_list(), pk)
         booking = services.booking_refund(booking=booking)
-        return Response(booking_json(booking))
+        return Response(booking_json(booking, internal=True))
+
+
+class BookingNotesApi(APIView):
+    """A shop admin's note on an order's Timeline: to its shopper, or internal."""
+
+    permission_classes = [IsShopAdmin]
+
+    @extend_schema(
+        request=BookingNoteInputSerializer,
+        responses={201: BookingEventOutputSerializer, **errors(400, 401, 403, 404, 415)},
+    )
+    def post(self, request, pk):
+        booking = get_or_404(selectors.booking_list(), pk)
+        data = BookingNoteInputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        event = services.booking_note_add(booking=booking, by=request.user, **data.validated_data)
+        return Response(event_json(event), status=status.HTTP_201_CREATED)
 
 
 class PaymentIntentApi(APIView):

@@ -12,6 +12,7 @@ urlpatterns = [
     *optional_slash("returns", api.ReturnListApi.as_view(), "return-list"),
     *optional_slash("returns/<int:pk>", api.ReturnDetailApi.as_view(), "return-detail"),
     *optional_slash("returns/<int:pk>/receive", api.ReturnReceiveApi.as_view(), "return-receive"),
+    *optional_slash("booking/<int:pk>/notes", api.BookingNotesApi.as_view(), "booking-notes"),
     *optional_slash(
         "create-payment-intent", api.PaymentIntentApi.as_view(), "create-payment-intent"
     ),

@@ -123,6 +123,22 @@ def _id_bound(orders, function: str) -> Subquery:
     return Subquery(orders.annotate(bound=Func(F("pk") + 0, function=function)).values("bound"))
 
 
+class BookingEventKind(models.TextChoices):
+    """The steps of an order's Timeline (Booking.events)."""
+
+    PLACED = "placed", "Placed"
+    PAID = "paid", "Paid"
+    SHIPPED = "shipped", "Shipped"
+    REFUNDED = "refunded", "Refunded"
+    RETURN_REQUESTED = "return_requested", "Return requested"
+    RETURN_APPROVED = "return_approved", "Return approved"
+    RETURN_REJECTED = "return_rejected", "Return rejected"
+    RETURN_REFUNDED = "return_refunded", "Return refunded"
+    EXPIRED = "expired", "Expired"
+    NOTE = "note", "Note to the shopper"
+    INTERNAL_NOTE = "internal_note", "Internal note (shop admins only)"
+
+
 class Booking(models.Model):
     """A purchase order. It keeps a snapshot of what was bought, so it outlives its part."""
 
@@ -193,6 +209,11 @@ class Booking(models.Model):
     invoice_number = models.CharField(
         max_length=32, null=True, blank=True, unique=True, editable=False
     )
+    # Its Timeline, oldest first: {"at", "kind" (BookingEventKind), "text", "amount" (a refund's,
+    # else null), "by" (the admin who wrote a note, else null)} per step, each appended by the
+    # service that made it happen, under the order's row lock (services.timeline). Kept on the
+    # order's own row, so every read of orders has it with no query of its own.
+    events = models.JSONField(default=list, blank=True, editable=False)
     client_address = models.GenericIPAddressField(
         null=True,
         blank=True,
@@ -207,7 +228,8 @@ class Booking(models.Model):
     # Every save (placed, paid, approved, released, refunded, an address corrected in Django
     # admin) keeps a copy of the order with who made it and when: Django admin's History.
     # The client's address is set once, when the order is placed: no history of it is kept.
-    history = HistoricalRecords(excluded_fields=["client_address"])
+    # Its events are a history themselves: not copied again in every version.
+    history = HistoricalRecords(excluded_fields=["client_address", "events"])
 
     class Meta:
         ordering = ["-created_at", "-id"]
@@ -293,6 +315,10 @@ class Booking(models.Model):
         """The order's lines: those just written when it was placed (nothing read again),
         else lines.all() (read them with prefetch_related("lines"), as the selectors do)."""
         return self.lines.all() if self.placed_lines is None else self.placed_lines
+
+    def timeline(self, *, internal: bool = False) -> list[dict]:
+        """Its events, oldest first; internal notes only when `internal` (shop admins)."""
+        return [e for e in self.events if internal or e["kind"] != BookingEventKind.INTERNAL_NOTE]
 
     @property
     def summary(self) -> "LinesSummary":

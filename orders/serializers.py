@@ -1,12 +1,14 @@
 """Order shapes of the API."""
 
+from datetime import datetime
+
 from rest_framework import serializers
 
 from catalog.serializers import PartOutputSerializer
 from core.api import MAX_ID, PageInputSerializer
 from core.fields import PhoneField, required
 
-from .models import Booking, BookingLine, LinesSummary, PaymentEvent, Return
+from .models import Booking, BookingEventKind, BookingLine, LinesSummary, PaymentEvent, Return
 from .services.placing import SHIPPING_METHOD_UNKNOWN
 from .shipments import shipment_json
 
@@ -61,6 +63,17 @@ class BookingShipmentSerializer(serializers.Serializer):
         return _shipment(instance)
 
 
+class BookingEventOutputSerializer(serializers.Serializer):
+    """One step of the order's Timeline (Booking.events)."""
+
+    at = serializers.DateTimeField()
+    kind = serializers.ChoiceField(choices=BookingEventKind.choices)
+    text = serializers.CharField()
+
+    def to_representation(self, instance):
+        return event_json(instance)
+
+
 class BookingOutputSerializer(serializers.ModelSerializer):
     """An order; partId, partsName, quantity and pricePerUnit are read from its lines (for one
     of several lines, partId and pricePerUnit are null, partsName the lines' names joined,
@@ -88,6 +101,7 @@ class BookingOutputSerializer(serializers.ModelSerializer):
     expiresAt = serializers.DateTimeField(source="hold_expires_at", allow_null=True)
     url = serializers.CharField(source="get_absolute_url")
     lines = BookingLineOutputSerializer(many=True)
+    events = BookingEventOutputSerializer(many=True, source="timeline")
 
     class Meta:
         model = Booking
@@ -120,6 +134,7 @@ class BookingOutputSerializer(serializers.ModelSerializer):
             "expiresAt",
             "url",
             "lines",
+            "events",
         ]
 
 
@@ -155,9 +170,19 @@ def line_json(line: BookingLine) -> dict:
     }
 
 
-def booking_json(booking: Booking) -> dict:
-    """BookingOutputSerializer(booking).data, as a plain dict; its lines are read once (none
-    when they were prefetched, or the order was just placed)."""
+def event_json(event: dict) -> dict:
+    """One step of Booking.events as the API shows it."""
+    return {
+        "at": _when(datetime.fromisoformat(event["at"])),
+        "kind": event["kind"],
+        "text": event["text"],
+    }
+
+
+def booking_json(booking: Booking, *, internal: bool = False) -> dict:
+    """BookingOutputSerializer(booking).data, as a plain dict; its lines and events are read
+    once (none when they were prefetched, or the order was just placed). Internal notes are
+    in its events only when `internal` (an answer to a shop admin)."""
     status, state = booking.status, booking.state
     lines = booking.placed_lines
     if lines is None:
@@ -196,12 +221,14 @@ def booking_json(booking: Booking) -> dict:
         "expiresAt": _when(booking.hold_expires_at),
         "url": booking.get_absolute_url(),
         "lines": [line_json(line) for line in lines],
+        "events": [event_json(event) for event in booking.timeline(internal=internal)],
     }
 
 
-def bookings_json(bookings) -> list[dict]:
-    """booking_json of each; read them with selectors' prefetch of their lines (one query)."""
-    return [booking_json(booking) for booking in bookings]
+def bookings_json(bookings, *, internal: bool = False) -> list[dict]:
+    """booking_json of each; read them with selectors' prefetch of their lines and events
+    (one query each)."""
+    return [booking_json(booking, internal=internal) for booking in bookings]
 
 
 class BookingInputSerializer(serializers.Serializer):
@@ -289,6 +316,20 @@ class BookingStatusInputSerializer(serializers.Serializer):
         max_length=64,
         error_messages={"invalid": TRACKING_NUMBER_INVALID, "max_length": TRACKING_NUMBER_INVALID},
     )
+
+
+NOTE_REQUIRED = "Write the note"
+NOTE_TOO_LONG = "A note is at most 1,000 characters"
+
+
+class BookingNoteInputSerializer(serializers.Serializer):
+    """A shop admin's note: its text, and whether it is for shop admins only."""
+
+    text = serializers.CharField(
+        max_length=1000,
+        error_messages={**required(NOTE_REQUIRED), "max_length": NOTE_TOO_LONG},
+    )
+    internal = serializers.BooleanField(required=False, default=False)
 
 
 class PaymentIntentInputSerializer(serializers.Serializer):

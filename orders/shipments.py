@@ -27,6 +27,15 @@ def tracking_url(carrier: str, number: str) -> str | None:
     return page.format(number=quote(number, safe=""))
 
 
+def shipment_text(carrier: str, number: str) -> str:
+    """The shipment as a sentence: "Shipped with UPS, tracking 1Z…" (the order page, the
+    shipped mail and the Timeline say it so); "Shipped" when the shop gave neither."""
+    if not carrier and not number:
+        return "Shipped"
+    tracking = f", tracking {number}" if number else ""
+    return f"Shipped with {carrier or 'the carrier'}{tracking}"
+
+
 def shipment_json(booking) -> dict | None:
     """`<booking>`'s `shipment`: null until the order is shipped (approved)."""
     if booking.status is None:

@@ -14,6 +14,7 @@ urlpatterns = [
     *optional_slash("dashboard/returns/<int:pk>/approve", views.return_approve, "return-approve"),
     *optional_slash("dashboard/returns/<int:pk>/reject", views.return_reject, "return-reject"),
     *optional_slash("dashboard/returns/<int:pk>/receive", views.return_receive, "return-receive"),
+    *optional_slash("dashboard/orders/<int:pk>/notes", views.order_note, "order-note"),
     *optional_slash("cart", cart_views.cart_page, "cart"),
     *optional_slash("checkout", cart_views.checkout_page, "checkout"),
 ]

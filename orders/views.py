@@ -13,6 +13,7 @@ from django.http import QueryDict
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.dateparse import parse_datetime
 from django.views.decorators.http import require_POST
 
 from catalog.selectors import CATALOG
@@ -29,6 +30,7 @@ from .invoices import invoice_context
 from .models import Booking, Return
 from .serializers import (
     BookingFilterSerializer,
+    BookingNoteInputSerializer,
     BookingOutputSerializer,
     ReturnDecisionInputSerializer,
     ReturnFilterSerializer,
@@ -41,6 +43,7 @@ from .services import ORDER_EXPIRED
 from .stats import shop_stats
 
 OVERVIEW_DAYS = 30
+NOTE_ADDED = "Note added."
 
 
 def pay_url(booking) -> str | None:
@@ -91,12 +94,37 @@ def order_page(request, pk):
         "minutes_left": minutes_to_pay(booking),
         "payments_on": payments_on,
         "invoice_url": reverse("invoice", args=[booking.pk]) if booking.invoice_number else None,
+        "timeline": timeline_rows(booking, internal=request.user.is_shop_admin),
+        "can_add_note": request.user.is_shop_admin,
         "not_configured": payments.NOT_CONFIGURED,
         "props": island_props(
-            order=booking_json(booking), payUrl=pay_url(booking) if own else None
+            order=booking_json(booking, internal=request.user.is_shop_admin),
+            payUrl=pay_url(booking) if own else None,
         ),
     }
     return render(request, "dashboard/order.html", context)
+
+
+def timeline_rows(booking, *, internal: bool) -> list[dict]:
+    """The order's Timeline as its page lists it: each step with its moment as a datetime."""
+    return [
+        {**event, "at": parse_datetime(event["at"])}
+        for event in booking.timeline(internal=internal)
+    ]
+
+
+@shop_admin_required
+@require_POST
+def order_note(request, pk):
+    """Add note (the order page's form, shop admins): to the shopper, or internal."""
+    booking = get_or_404(selectors.booking_list(), pk)
+    form = BookingNoteInputSerializer(data=request.POST)
+    if form.is_valid():
+        services.booking_note_add(booking=booking, by=request.user, **form.validated_data)
+        messages.success(request, NOTE_ADDED)
+    else:
+        messages.error(request, form.errors["text"][0])
+    return redirect("order", pk=booking.pk)
 
 
 @login_required
@@ -145,7 +173,9 @@ def manage_orders(request):
     kept.update({name: value for name, value in filters.items() if value})
     searching = bool(kept)
     props = island_props(
-        orders=bookings_json(page.items), first=page.first_position, searching=searching
+        orders=bookings_json(page.items, internal=True),
+        first=page.first_position,
+        searching=searching,
     )
     context = {
         "props": props,

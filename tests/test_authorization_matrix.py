@@ -286,6 +286,9 @@ API = {
     ("POST", "/api/returns/{id}/receive"): Api(
         401, 403, 403, 200, on="approved_return", body=lambda w: {"restock": True}
     ),
+    ("POST", "/api/booking/{id}/notes"): Api(
+        401, 403, 403, 201, on="booking", body=lambda w: {"text": "Packed today."}
+    ),
     # Payments: only the owner pays, admins included in "not the owner".
     ("PATCH", "/api/booking/{id}"): Api(401, 200, 404, 404, on="booking", body=paid_intent),
     ("POST", "/api/create-payment-intent"): Api(
@@ -341,7 +344,7 @@ TO_ADDRESSES = "302 to /dashboard/addresses"
 TO_SHIPPING = "302 to /dashboard/shipping"
 TO_VOUCHERS = "302 to /dashboard/vouchers"
 TO_RETURNS = "302 to /dashboard/returns"
-TO_SHIPPED_ORDER = "302 to the shipped order's page"
+TO_THE_ORDER = "302 to the order's page"
 
 
 @dataclass(frozen=True)
@@ -396,6 +399,10 @@ PAGES = {
     "dashboard/orders/<int:pk>": Page(TO_LOGIN, OK, NOT_FOUND, OK, on="booking"),
     # Its invoice (a paid order's): the same callers.
     "dashboard/orders/<int:pk>/invoice": Page(TO_LOGIN, OK, NOT_FOUND, OK, on="paid_booking"),
+    # Its Timeline's "Add note": shop admins only.
+    "dashboard/orders/<int:pk>/notes": Page(
+        TO_LOGIN, SIGNED_OUT, SIGNED_OUT, TO_THE_ORDER, on="booking", method="post"
+    ),
     "cart": PUBLIC,
     "checkout": SIGNED_IN,
     "dashboard/overview": ADMIN_ONLY,
@@ -405,7 +412,7 @@ PAGES = {
     "dashboard/manageorders": ADMIN_ONLY,
     # Return items (an order's page): its shopper only, back to the order page.
     "dashboard/orders/<int:pk>/returns": Page(
-        TO_LOGIN, TO_SHIPPED_ORDER, NOT_FOUND, NOT_FOUND, on="shipped_booking", method="post"
+        TO_LOGIN, TO_THE_ORDER, NOT_FOUND, NOT_FOUND, on="shipped_booking", method="post"
     ),
     "dashboard/returns": ADMIN_ONLY,
     **{
@@ -535,9 +542,9 @@ def assert_page_answer(response, expected: str, url: str, client: Client) -> Non
     elif expected == SIGNED_OUT:
         assert (response.status_code, response["Location"]) == (302, "/login")
         assert "_auth_user_id" not in client.session
-    elif expected == TO_SHIPPED_ORDER:
-        location = url.removesuffix("/returns")
-        assert (response.status_code, response["Location"]) == (302, location)
+    elif expected == TO_THE_ORDER:
+        order_page = url.removesuffix("/notes").removesuffix("/returns")
+        assert (response.status_code, response["Location"]) == (302, order_page)
     else:
         location = expected.removeprefix("302 to ")
         assert (response.status_code, response["Location"]) == (302, location)

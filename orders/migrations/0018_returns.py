@@ -13,7 +13,7 @@ def refunded_in_full(apps, schema_editor):
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("orders", "0016_invoices"),
+        ("orders", "0017_booking_events"),
     ]
 
     operations = [

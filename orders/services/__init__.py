@@ -75,6 +75,7 @@ from .returning import (
     returnable,
 )
 from .ship_to import ShipTo, ship_to_new, ship_to_saved, ship_to_text
+from .timeline import booking_event_add, booking_note_add
 
 __all__ = [
     "ALREADY_PAID",
@@ -113,9 +114,11 @@ __all__ = [
     "booking_cancel",
     "booking_confirm_payment",
     "booking_correct",
+    "booking_event_add",
     "booking_expire",
     "booking_mark_paid",
     "booking_mark_refunded",
+    "booking_note_add",
     "booking_place",
     "booking_place_lines",
     "booking_record_payment_failure",

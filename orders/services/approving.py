@@ -7,9 +7,10 @@ from django.utils import timezone
 from core.errors import Conflict, NotFound
 
 from .. import emails
-from ..models import Booking
-from ..shipments import carrier_name
+from ..models import Booking, BookingEventKind
+from ..shipments import carrier_name, shipment_text
 from .common import ORDER_GONE, ORDER_REFUNDED, booking_locked, orders_changed
+from .timeline import record_event
 
 ORDER_NOT_PAID = "This order is not paid yet, so it can't be approved"
 
@@ -40,7 +41,9 @@ def booking_approve(*, booking: Booking, carrier: str = "", tracking_number: str
     if changed:
         for name, value in given.items():
             setattr(locked, name, value)
-        locked.save(update_fields=["status", "shipped_at", *given])
+        text = shipment_text(locked.carrier, locked.tracking_number)
+        record_event(locked, BookingEventKind.SHIPPED, text if shipping else f"Updated: {text}")
+        locked.save(update_fields=["status", "shipped_at", *given, "events"])
         orders_changed()
     if shipping:
         emails.booking_mail_shipped(booking_id=locked.pk)

@@ -10,11 +10,14 @@ from catalog.stock import stock_lock_parts, stock_release_orders
 from pricing.services import voucher_give_back
 
 from .. import emails, payments
-from ..models import Booking, BookingLine
+from ..models import Booking, BookingEventKind, BookingLine
 from ..selectors import lapsed_holds_of_parts_exist
 from .common import booking_locked, orders_changed, release_lines
 from .holds import hold_deadlines_prune
 from .paying import settle_locked
+from .timeline import new_event, record_event
+
+EXPIRED_TEXT = "The hold lapsed unpaid: the order expired"
 
 RELEASE_BATCH = 200
 
@@ -82,6 +85,10 @@ def _release_lapsed(due) -> int:
     bookings = list(
         Booking.objects.select_related("user").prefetch_related("lines").filter(pk__in=ids)
     )
+    expired = new_event(BookingEventKind.EXPIRED, EXPIRED_TEXT)
+    for booking in bookings:
+        booking.events = [*booking.events, expired]
+    Booking.objects.bulk_update(bookings, ["events"])
     _record_versions(bookings, reason="The order's hold lapsed unpaid")
     emails.bookings_mail_expired(bookings=bookings)
     return len(ids)
@@ -146,10 +153,11 @@ def _booking_withdraw(*, booking_id: int, part_id: int) -> bool:
     # expired.
     note = "The order was withdrawn: a part of it is no longer sold"
     release_lines(locked, note=note, except_part_id=part_id)
+    gone = locked.lines.filter(part_id=part_id).values_list("parts_name", flat=True).first()
     locked.released_at = timezone.now()
-    locked.save(update_fields=["released_at"])
+    record_event(locked, BookingEventKind.EXPIRED, f"Withdrawn: {gone} is no longer sold")
+    locked.save(update_fields=["released_at", "events"])
     if locked.voucher_code:
         voucher_give_back(order_ids=[locked.pk])
-    gone = locked.lines.filter(part_id=part_id).values_list("parts_name", flat=True).first()
     emails.booking_mail_withdrawn(booking_id=locked.pk, part_name=gone)
     return True

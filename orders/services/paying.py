@@ -14,12 +14,14 @@ from django.utils import timezone
 from catalog.models import Part
 from catalog.stock import stock_reserve
 from core.errors import Conflict, NotFound
+from core.templatetags.money import money
 
 from .. import emails, payments
-from ..models import Booking
+from ..models import Booking, BookingEventKind
 from .common import ORDER_GONE, ORDER_REFUNDED, Settled, booking_locked, orders_changed
 from .invoicing import invoice_number_take
 from .refunding import record_refund
+from .timeline import record_event
 
 ALREADY_PAID = "This order is already paid"
 ORDER_EXPIRED = "This order's hold has lapsed: it can no longer be paid. Delete it and order again."
@@ -164,8 +166,11 @@ def _record_payment(locked: Booking, *, transaction_id: str, invoiced: bool = Fa
     locked.transaction_id = transaction_id
     locked.payment_intent_id = transaction_id
     locked.payment_error = ""
+    text = f"Paid {money(locked.total_price)} by card"
     if invoiced:
         locked.invoice_number = invoice_number_take(paid_at=locked.paid_at)
+        text += f" (invoice {locked.invoice_number})"
+    record_event(locked, BookingEventKind.PAID, text)
     locked.save(
         update_fields=[
             "paid",
@@ -174,6 +179,7 @@ def _record_payment(locked: Booking, *, transaction_id: str, invoiced: bool = Fa
             "payment_intent_id",
             "payment_error",
             "invoice_number",
+            "events",
         ]
     )
     orders_changed()

@@ -21,6 +21,7 @@ from catalog.models import Part
 from catalog.stock import stock_lock_parts, stock_shortfall, stock_take_lines
 from core.errors import Conflict
 from core.locks import NamedLock
+from core.templatetags.money import money
 from pricing import selectors as pricing_selectors
 from pricing.models import ShippingMethod, Voucher
 from pricing.quotes import Line, Quote, ShippingRefused, quote
@@ -29,10 +30,11 @@ from pricing.vouchers import NOT_VALID, VoucherRefused
 
 from .. import emails
 from ..bounds import MAX_TOTAL, TOTAL_TOO_LARGE, Bound, line_bound_text
-from ..models import Booking, BookingLine
+from ..models import Booking, BookingEventKind, BookingLine
 from .common import booking_locked, orders_changed
 from .expiring import booking_release_lapsed_holds
 from .holds import AccountHolds, account_holds, held_share, held_share_refusal, hold_deadline
+from .timeline import new_event
 
 QUANTITY_BELOW_MINIMUM = "Quantity must be at least {minimum} (the minimum order quantity)"
 QUANTITY_ABOVE_STOCK = ("Only {count} unit is available", "Only {count} units are available")
@@ -331,6 +333,7 @@ def _booking_create(
         phone=phone,
         expires_at=expires_at,
         client_address=client_address,
+        events=[new_event(BookingEventKind.PLACED, f"Order placed ({money(priced.total)})")],
     )
     for line in lines:
         line.booking = booking

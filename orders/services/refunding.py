@@ -5,10 +5,12 @@ from django.db import transaction
 from django.utils import timezone
 
 from core.errors import Conflict, NotFound
+from core.templatetags.money import money
 
 from .. import emails, payments
-from ..models import Booking
+from ..models import Booking, BookingEventKind
 from .common import ORDER_GONE, ORDER_REFUNDED, booking_locked, orders_changed, release_lines
+from .timeline import record_event
 
 REFUND_UNPAID = "This order is not paid, so there is nothing to refund"
 
@@ -60,7 +62,9 @@ def record_refund(locked: Booking, *, refund_id: str) -> None:
         release_lines(locked, note="Order refunded")
     locked.refunded_at = timezone.now()
     locked.refund_id = refund_id
-    locked.refunded_amount = locked.total_price  # what returns refunded, and the remainder
-    locked.save(update_fields=["refunded_at", "refund_id", "refunded_amount"])
+    amount = locked.total_price - locked.refunded_amount  # what returns left, or the whole
+    locked.refunded_amount = locked.total_price
+    record_event(locked, BookingEventKind.REFUNDED, f"Refunded {money(amount)}", amount=amount)
+    locked.save(update_fields=["refunded_at", "refund_id", "refunded_amount", "events"])
     orders_changed()
     emails.booking_mail_refunded(booking_id=locked.pk)

@@ -23,11 +23,13 @@ from django.utils import timezone
 from catalog.models import StockMovement
 from catalog.stock import stock_release
 from core.errors import Conflict, NotFound, Rejected
+from core.templatetags.money import money
 
 from .. import emails, payments
-from ..models import Booking, BookingLine, Return, ReturnLine
+from ..models import Booking, BookingEventKind, BookingLine, Return, ReturnLine
 from ..selectors import return_units_out
 from .common import ORDER_GONE, ORDER_REFUNDED, booking_locked, orders_changed
+from .timeline import booking_event_add, record_event
 
 CENT = Decimal("0.01")
 NOT_SHIPPED = "This order has not shipped yet, so nothing in it can be returned"
@@ -177,7 +179,11 @@ def return_request(
     ReturnLine.objects.bulk_create(
         [ReturnLine(ret=ret, booking_line=line, quantity=q) for line, q in chosen.items()]
     )
-    # timeline: booking_event_add(kind="return_requested", text=return_summary(ret))
+    booking_event_add(
+        booking_id=locked.pk,
+        kind=BookingEventKind.RETURN_REQUESTED,
+        text=f"Return #{ret.pk} requested: {_units(chosen.items())} ({ret.reason_label})",
+    )
     orders_changed()
     emails.return_mail_requested(return_id=ret.pk)
     return ret
@@ -204,7 +210,14 @@ def return_decide(*, ret: Return, state: str, comment: str = "") -> Return:
     locked.admin_comment = comment.strip()
     locked.decided_at = timezone.now()
     locked.save(update_fields=["state", "admin_comment", "decided_at"])
-    # timeline: booking_event_add(kind=f"return_{state}", text=f"Return #{locked.pk} {state}")
+    kind = {
+        Return.State.APPROVED: BookingEventKind.RETURN_APPROVED,
+        Return.State.REJECTED: BookingEventKind.RETURN_REJECTED,
+    }[state]
+    word = f": {locked.admin_comment}" if locked.admin_comment else ""
+    booking_event_add(
+        booking_id=locked.booking_id, kind=kind, text=f"Return #{locked.pk} {state}{word}"
+    )
     orders_changed()
     emails.return_mail_decided(return_id=locked.pk)
     return locked
@@ -242,15 +255,21 @@ def return_receive(*, ret: Return, restock: bool) -> Return:
     locked.restocked, locked.received_at = restock, now
     locked.save(update_fields=["state", "refund_amount", "refund_id", "restocked", "received_at"])
     booking.refunded_amount += amount
-    fields = ["refunded_amount"]
+    fields = ["refunded_amount", "events"]
+    text = f"Refunded {money(amount)} for return #{locked.pk}"
+    record_event(booking, BookingEventKind.RETURN_REFUNDED, text, amount=amount)
     if booking.refunded_amount >= booking.total_price:
         booking.refunded_at, booking.refund_id = now, refund_id
         fields += ["refunded_at", "refund_id"]
     booking.save(update_fields=fields)
-    # timeline: booking_event_add(kind="return_refunded", text=f"Refunded {money(amount)} for return #{locked.pk}", amount=amount)
     orders_changed()
     emails.return_mail_refunded(return_id=locked.pk)
     return locked
+
+
+def _units(lines) -> str:
+    """ "1 × Brake pads, 2 × Chain" of (BookingLine, units) pairs."""
+    return ", ".join(f"{units} × {line.parts_name}" for line, units in lines)
 
 
 def _restock(booking: Booking, ret: Return, returning: Mapping[int, int]) -> None:

@@ -5,6 +5,7 @@ import pytest
 from accounts.tests.factories import UserFactory
 from catalog.models import Part
 from catalog.tests.factories import PartFactory
+from orders import services
 from orders.models import Booking, PaymentEvent, Return
 from orders.services import booking_confirm_payment, booking_start_payment, return_request
 from orders.tests.factories import BookingFactory
@@ -331,3 +332,13 @@ def test_returns_in_django_admin_with_their_lines_and_the_approve_action(staff_c
     assert ("success", "1 return(s) approved.") in messages_of(response)
     assert Return.objects.get(pk=ret.pk).state == "approved"
     assert staff_client.get("/admin/orders/return/add/").status_code == 403
+
+
+def test_change_page_shows_the_timeline_with_internal_notes(staff_client, orders, admin_user):
+    booking = orders["pending"]
+    services.booking_note_add(
+        booking=booking, text="Fraud <b>check</b> OK", internal=True, by=admin_user
+    )
+    page = staff_client.get(f"{CHANGELIST}{booking.pk}/change/").content.decode()
+    assert "Timeline:</label>" in page
+    assert "Fraud &lt;b&gt;check&lt;/b&gt; OK" in page  # text, never HTML

@@ -42,6 +42,7 @@ BOOKING_FIELDS = {
     "expiresAt",
     "url",
     "lines",
+    "events",
 }
 
 

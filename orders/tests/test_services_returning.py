@@ -353,3 +353,29 @@ def test_a_refund_in_full_after_a_return_mails_the_rest(user):
     assert "refunded the rest of your order: $45.00 (after $10.00 for returned parts)" in (
         mail.message
     )
+
+
+def test_each_step_is_on_the_orders_timeline(user):
+    booking = shipped_order(user, [("10.00", 2), ("30.00", 1)])
+    brake, _ = parts_of(booking)
+    ret = ask(booking, (brake, 1))
+    services.return_decide(ret=ret, state="approved")
+    services.return_receive(ret=ret, restock=True)
+    other = ask(booking, (brake, 1), reason="other")
+    services.return_decide(ret=other, state="rejected", comment="Worn")
+    booking.refresh_from_db()
+    steps = [(e["kind"], e["text"], e["amount"]) for e in booking.events]
+    assert steps == [
+        (
+            "return_requested",
+            f"Return #{ret.pk} requested: 1 × {brake.name} (It doesn't fit my bike)",
+            None,
+        ),
+        ("return_approved", f"Return #{ret.pk} approved", None),
+        ("return_refunded", f"Refunded $10.00 for return #{ret.pk}", "10.00"),
+        ("return_requested", f"Return #{other.pk} requested: 1 × {brake.name} (Other)", None),
+        ("return_rejected", f"Return #{other.pk} rejected: Worn", None),
+    ]
+    services.booking_refund(booking=booking, outside_stripe=True)
+    booking.refresh_from_db()
+    assert booking.events[-1]["text"] == "Refunded $40.00"  # the rest, not the whole total

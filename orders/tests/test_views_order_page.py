@@ -1,14 +1,19 @@
 """The order page /dashboard/orders/{id}, and Pay offered only where it applies."""
 
 from datetime import timedelta
+from decimal import Decimal
 
 import pytest
 from django.utils import timezone
 
+from catalog.tests.factories import PartFactory
 from core.tests.islands import island_props, page_text
+from core.tests.pages import toasts
 from orders import services
 from orders.models import Booking
+from orders.serializers import NOTE_REQUIRED
 from orders.tests.factories import BookingFactory
+from orders.views import NOTE_ADDED
 
 pytestmark = pytest.mark.django_db
 
@@ -163,3 +168,45 @@ def test_a_paid_order_not_yet_shipped_says_what_happens_next(client, user, field
     booking = BookingFactory(user=user, **fields)
     client.force_login(user)
     assert (NEXT in page_text(client.get(url(booking)))) is said
+
+
+def test_the_order_page_shows_its_timeline_and_no_internal_note_to_its_owner(
+    client, user, admin_user
+):
+    booking = services.booking_place(
+        user=user,
+        part=PartFactory(price=Decimal("15.00"), minimum_order_quantity=1),
+        quantity=1,
+        address="a",
+        phone="12345",
+    )
+    services.booking_note_add(booking=booking, text="Ships Monday.", internal=False, by=admin_user)
+    services.booking_note_add(booking=booking, text="Fraud check OK", internal=True, by=admin_user)
+    client.force_login(user)
+    text = page_text(client.get(url(booking)))
+    assert "Timeline" in text
+    assert "Order placed ($15.00)" in text
+    assert "Note from the shop: Ships Monday." in text
+    assert "Fraud check OK" not in text
+    assert "Add note" not in text
+
+
+def test_an_admin_adds_a_note_from_the_order_page(client, user, admin_user):
+    booking = BookingFactory(user=user)
+    client.force_login(admin_user)
+    assert "Add note" in page_text(client.get(url(booking)))
+    response = client.post(f"{url(booking)}/notes", {"text": "Fraud check OK", "internal": "true"})
+    assert (response.status_code, response["Location"]) == (302, url(booking))
+    page = client.get(url(booking))
+    assert toasts(page) == [NOTE_ADDED] == ["Note added."]
+    assert "Internal Fraud check OK" in page_text(page)
+    client.force_login(user)
+    assert "Fraud check OK" not in page_text(client.get(url(booking)))
+
+
+def test_an_empty_note_is_refused_with_its_message(client, admin_user):
+    booking = BookingFactory()
+    client.force_login(admin_user)
+    response = client.post(f"{url(booking)}/notes", {"text": "  "}, follow=True)
+    assert toasts(response) == [NOTE_REQUIRED] == ["Write the note"]
+    assert Booking.objects.get(pk=booking.pk).events == []
