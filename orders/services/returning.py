@@ -74,6 +74,16 @@ def allocate(amount: Decimal, weights: list[Decimal]) -> list[Decimal]:
     return [(Decimal(part) * CENT).quantize(CENT) for part in parts]
 
 
+def all_come_back(
+    *, lines: list[BookingLine], returning: Mapping[int, int], refunded: Mapping[int, int]
+) -> bool:
+    """Whether `returning` brings back the last units of the order's `lines` (after those
+    `refunded` already): then the order is refunded in full."""
+    return all(
+        refunded.get(line.pk, 0) + returning.get(line.pk, 0) >= line.quantity for line in lines
+    )
+
+
 def refund_share(
     *,
     booking: Booking,
@@ -97,10 +107,7 @@ def refund_share(
       return brings back the last units, it refunds the whole remainder of what was paid
       (total less what was refunded already).
     """
-    all_back = all(
-        refunded.get(line.pk, 0) + returning.get(line.pk, 0) >= line.quantity for line in lines
-    )
-    if all_back:
+    if all_come_back(lines=lines, returning=returning, refunded=refunded):
         return max(Decimal("0.00"), booking.total_price - booking.refunded_amount)
     discounts = allocate(booking.discount, [line.line_total for line in lines])
     values = [line.line_total - discount for line, discount in zip(lines, discounts, strict=True)]
@@ -258,7 +265,7 @@ def return_receive(*, ret: Return, restock: bool) -> Return:
     fields = ["refunded_amount", "events"]
     text = f"Refunded {money(amount)} for return #{locked.pk}"
     record_event(booking, BookingEventKind.RETURN_REFUNDED, text, amount=amount)
-    if booking.refunded_amount >= booking.total_price:
+    if all_come_back(lines=lines, returning=returning, refunded=refunded):
         booking.refunded_at, booking.refund_id = now, refund_id
         fields += ["refunded_at", "refund_id"]
     booking.save(update_fields=fields)

@@ -379,3 +379,16 @@ def test_each_step_is_on_the_orders_timeline(user):
     services.booking_refund(booking=booking, outside_stripe=True)
     booking.refresh_from_db()
     assert booking.events[-1]["text"] == "Refunded $40.00"  # the rest, not the whole total
+
+
+def test_an_order_is_refunded_only_when_every_unit_came_back_even_at_zero(user):
+    free = shipped_order(user, [("10.00", 2)], discount="20.00")
+    assert free.total_price == 0
+    (part,) = parts_of(free)
+    first = receive(ask(free, (part, 1)))
+    assert first.refund_amount == 0
+    free.refresh_from_db()
+    assert free.state == Booking.State.SHIPPED
+    receive(ask(free, (part, 1)))
+    free.refresh_from_db()
+    assert free.state == Booking.State.REFUNDED
