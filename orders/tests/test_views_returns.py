@@ -195,3 +195,25 @@ def test_reject_with_a_comment_and_the_state_filter(owner, order):
         in owner.get("/dashboard/returns?state=requested").content.decode()
     )
     assert "Fitted" in owner.get("/dashboard/returns?state=rejected").content.decode()
+
+
+def test_the_order_page_reads_its_returns_in_two_queries(shopper, order):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    brake, chain = (line.part for line in order.lines.all())
+
+    def count() -> int:
+        with CaptureQueriesContext(connection) as queries:
+            page(shopper, order)
+        return sum('"orders_return' in query["sql"] for query in queries)
+
+    services.return_request(
+        booking=order, lines=[{"partId": brake.pk, "quantity": 1}], reason="other"
+    )
+    assert count() == 2  # the returns, then their lines with the order's lines
+    for part in (brake, chain):
+        services.return_request(
+            booking=order, lines=[{"partId": part.pk, "quantity": 1}], reason="other"
+        )
+    assert count() == 2
