@@ -5,6 +5,8 @@ from decimal import Decimal
 
 import pytest
 from django.contrib.messages import get_messages
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 
 from catalog.models import Part
 from orders import services
@@ -198,9 +200,6 @@ def test_reject_with_a_comment_and_the_state_filter(owner, order):
 
 
 def test_the_order_page_reads_its_returns_in_two_queries(shopper, order):
-    from django.db import connection
-    from django.test.utils import CaptureQueriesContext
-
     brake, chain = (line.part for line in order.lines.all())
 
     def count() -> int:
