@@ -8,8 +8,9 @@ checkout as one order).
 Locks are always taken in one order: the cart's row (the cart's writes and its checkout),
 the account (placing), then the order's row, then a return's row (returning), then the
 part's row (inside catalog.stock), then the invoices' counter (a payment's last write:
-invoicing), so concurrent services wait for each other and never deadlock. Each service that changes what the shop shows of an order
-makes the orders' cached reads stale itself (common.orders_changed); nothing else does.
+invoicing), so concurrent services wait for each other and never deadlock. Each service
+that changes what the shop shows of an order makes the orders' cached reads stale itself
+(common.orders_changed); nothing else does.
 """
 
 from .approving import ORDER_NOT_PAID, booking_approve
