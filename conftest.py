@@ -109,6 +109,29 @@ def test_settings(settings, media_root, static_root):
     settings.CELERY_BROKER_URL = ""
 
 
+@pytest.fixture
+def sent_mail(mailoutbox):
+    """Django's test outbox, read once the sending the mail outbox started has finished (mail
+    is written in the transaction and sent after the commit, by another thread: the test's
+    database must commit, `django_db(transaction=True)`)."""
+
+    class Sent:
+        def __iter__(self):
+            return iter(self.all())
+
+        def __len__(self):
+            return len(self.all())
+
+        def __getitem__(self, index):
+            return self.all()[index]
+
+        def all(self):
+            assert background.wait_idle(timeout=20), "mail still being sent after 20 s"
+            return list(mailoutbox)
+
+    return Sent()
+
+
 @pytest.fixture(autouse=True)
 def background_work_finishes():
     """No test leaves background work (mail) running into the next one."""

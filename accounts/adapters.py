@@ -11,6 +11,7 @@ from django.http import Http404
 
 from core.emails import normalize_email
 from core.links import at_site_url
+from core.outbox import outbox_queue
 
 from .validators import EMAIL_TAKEN, validate_shop_email
 
@@ -32,16 +33,18 @@ class AccountAdapter(DefaultAccountAdapter):
 
     def send_mail(self, template_prefix: str, email: str, context: dict) -> None:
         """Every allauth mail, with its links at SITE_URL and the shop's name and address as
-        its site: allauth builds the links (`activate_url`, `password_reset_url`,
-        `signup_url`) from the request, whose Host is whatever the client sent, and names the
-        site after django.contrib.sites' record ("example.com")."""
+        its site (allauth builds the links, `activate_url`, `password_reset_url`,
+        `signup_url`, from the request, whose Host is whatever the client sent, and names the
+        site after django.contrib.sites' record, "example.com"), written to the outbox like
+        every other mail: sent after the commit, never lost to a process that dies."""
         links = {
             name: at_site_url(value)
             for name, value in context.items()
             if name.endswith("_url") and isinstance(value, str)
         }
         site = SimpleNamespace(name=settings.SHOP_NAME, domain=urlsplit(settings.SITE_URL).netloc)
-        super().send_mail(template_prefix, email, {**context, **links, "current_site": site})
+        context = {"email": email, **context, **links, "current_site": site}
+        outbox_queue([self.render_mail(template_prefix, email, context)])
 
 
 class SocialAccountAdapter(DefaultSocialAccountAdapter):

@@ -8,7 +8,8 @@ import pytest
 
 from accounts.tests.factories import TEST_PASSWORD
 
-pytestmark = pytest.mark.django_db
+# The mails go through the outbox, sent after the commit: real commits.
+pytestmark = pytest.mark.django_db(transaction=True)
 
 SITE = "https://shop.example.test"
 FORGED = {"HTTP_HOST": "evil.example:6666", "HTTP_X_FORWARDED_PROTO": "https"}

@@ -208,11 +208,12 @@ class TestPasswordChange:
         assert_alive(sign_in(user, NEW_PASSWORD))
         assert me(exchange(client, user)).status_code == 200  # the session renews its token
 
-    def test_resetting_the_password_kills_every_earlier_token(self, user, mailoutbox):
+    @pytest.mark.django_db(transaction=True)  # its mail is sent after the commit
+    def test_resetting_the_password_kills_every_earlier_token(self, user, sent_mail):
         before = sign_in(user)
         browser = Client()
         browser.post("/accounts/password/reset/", {"email": user.email})
-        link = re.search(r"https?://[^/\s]+(/accounts/password/reset/key/\S+)", mailoutbox[0].body)
+        link = re.search(r"https?://[^/\s]+(/accounts/password/reset/key/\S+)", sent_mail[0].body)
         form_url = browser.get(link.group(1))["Location"]
         response = browser.post(form_url, {"password1": NEW_PASSWORD, "password2": NEW_PASSWORD})
         assert response.status_code == 302, response.content

@@ -47,10 +47,11 @@ class TestPasswordReset:
         assert known_page.content == unknown_page.content
         assert b"not assigned to any user account" not in unknown_page.content
 
-    def test_the_account_owner_gets_the_link_and_can_set_a_password(self, client, user, mailoutbox):
+    @pytest.mark.django_db(transaction=True)  # its mail is sent after the commit
+    def test_the_account_owner_gets_the_link_and_can_set_a_password(self, client, user, sent_mail):
         client.post(RESET_URL, {"email": user.email})
-        assert [m.to for m in mailoutbox] == [[user.email]]
-        link = re.search(r"https?://[^/\s]+(/accounts/password/reset/key/\S+/)", mailoutbox[0].body)
+        assert [m.to for m in sent_mail] == [[user.email]]
+        link = re.search(r"https?://[^/\s]+(/accounts/password/reset/key/\S+/)", sent_mail[0].body)
         form = client.get(link.group(1), follow=True)
         assert form.status_code == 200
         done = client.post(
@@ -70,19 +71,20 @@ class TestPasswordReset:
 
 
 class TestEmailChange:
-    def test_the_new_address_counts_only_once_verified(self, client, user, mailoutbox):
+    @pytest.mark.django_db(transaction=True)  # its mail is sent after the commit
+    def test_the_new_address_counts_only_once_verified(self, client, user, sent_mail):
         old = user.email
         client.force_login(user)
         response = client.post(EMAIL_URL, {"email": "New@Example.com", "action_add": ""})
         assert response.status_code == 302
         user.refresh_from_db()
         assert user.email == old
-        assert [m.to for m in mailoutbox] == [["new@example.com"]]
+        assert [m.to for m in sent_mail] == [["new@example.com"]]
         assert signs_in(old)
         assert not signs_in("new@example.com")
         assert not page_signs_in(APIClient(), "new@example.com")
 
-        link = confirm_link(mailoutbox[0])
+        link = confirm_link(sent_mail[0])
         confirm = client.get(link)
         assert confirm.status_code == 200
         assert client.post(link).status_code == 302
@@ -95,8 +97,9 @@ class TestEmailChange:
             "new@example.com"
         ]
 
+    @pytest.mark.django_db(transaction=True)  # its mail is sent after the commit
     def test_a_second_request_replaces_the_first_and_keeps_the_account_address(
-        self, client, user, mailoutbox
+        self, client, user, sent_mail
     ):
         old = user.email
         client.force_login(user)
@@ -109,10 +112,10 @@ class TestEmailChange:
             old,
             "second@example.com",
         }
-        assert client.post(confirm_link(mailoutbox[0])).status_code == 404  # the first: gone
+        assert client.post(confirm_link(sent_mail[0])).status_code == 404  # the first: gone
         user.refresh_from_db()
         assert user.email == old
-        client.post(confirm_link(mailoutbox[1]))
+        client.post(confirm_link(sent_mail[1]))
         user.refresh_from_db()
         assert user.email == "second@example.com"
 
@@ -237,10 +240,11 @@ class TestLayout:
         assert b'name="password1"' in response.content
         assert b'class="input w-full"' in response.content
 
-    def test_the_confirm_page_of_a_real_key(self, client, user, mailoutbox):
+    @pytest.mark.django_db(transaction=True)  # its mail is sent after the commit
+    def test_the_confirm_page_of_a_real_key(self, client, user, sent_mail):
         client.force_login(user)
         client.post(EMAIL_URL, {"email": "fresh@example.com", "action_add": ""})
-        assert_in_shop_layout(client.get(confirm_link(mailoutbox[0])))
+        assert_in_shop_layout(client.get(confirm_link(sent_mail[0])))
 
     def test_the_too_many_attempts_page(self, client, settings):
         settings.ACCOUNT_RATE_LIMITS = {"reset_password": "1/m/ip"}
