@@ -4,8 +4,14 @@ from django.utils.html import format_html_join
 from core.admin_history import RecordOnlyHistoryAdmin
 from core.errors import Conflict, ShopError
 
-from .models import Booking, BookingLine, PaymentEvent
-from .services import booking_approve, booking_cancel, booking_correct, booking_refund
+from .models import Booking, BookingLine, PaymentEvent, Return, ReturnLine
+from .services import (
+    booking_approve,
+    booking_cancel,
+    booking_correct,
+    booking_refund,
+    return_decide,
+)
 
 
 class StateListFilter(admin.SimpleListFilter):
@@ -93,6 +99,7 @@ class BookingAdmin(RecordOnlyHistoryAdmin):
         "released_at",
         "refunded_at",
         "refund_id",
+        "refunded_amount",
         "client_address",
         "timeline",
     ]
@@ -176,3 +183,62 @@ class PaymentEventAdmin(admin.ModelAdmin):
 
     def has_change_permission(self, request, obj=None):
         return False
+
+
+class ReturnLineInline(admin.TabularInline):
+    """The units of each line sent back: a record, changed only through the services."""
+
+    model = ReturnLine
+    fields = ["booking_line", "quantity"]
+    readonly_fields = fields
+    extra = 0
+    can_delete = False
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+
+@admin.register(Return)
+class ReturnAdmin(admin.ModelAdmin):
+    """Returns: a record of what came back and what was refunded; they change through the
+    services (the Returns page, the API, the actions here), never by hand."""
+
+    list_display = ["id", "booking", "reason", "state", "refund_amount", "restocked", "created_at"]
+    list_filter = ["state", "reason", "created_at"]
+    search_fields = ["booking__email", "booking__id", "comment", "refund_id"]
+    list_select_related = ["booking"]
+    readonly_fields = [
+        "booking",
+        "reason",
+        "comment",
+        "state",
+        "admin_comment",
+        "refund_amount",
+        "refund_id",
+        "restocked",
+        "created_at",
+        "decided_at",
+        "received_at",
+    ]
+    inlines = [ReturnLineInline]
+    actions = ["approve_returns"]
+
+    def has_add_permission(self, request):
+        return False  # asked by shoppers (Return items), never typed in
+
+    def has_delete_permission(self, request, obj=None):
+        return False  # a money record
+
+    @admin.action(description="Approve selected requested returns", permissions=["change"])
+    def approve_returns(self, request, queryset):
+        approved = 0
+        for ret in queryset:
+            try:
+                return_decide(ret=ret, state=Return.State.APPROVED)
+                approved += 1
+            except ShopError as exc:
+                self.message_user(request, f"Return #{ret.pk}: {exc.message}", messages.WARNING)
+        self.message_user(request, f"{approved} return(s) approved.", messages.SUCCESS)

@@ -6,7 +6,8 @@ from django.http import Http404, StreamingHttpResponse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import status
-from rest_framework.permissions import BasePermission, IsAuthenticated
+from rest_framework.exceptions import NotAuthenticated
+from rest_framework.permissions import AllowAny, BasePermission, IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
@@ -34,6 +35,11 @@ from .serializers import (
     PaymentConfirmInputSerializer,
     PaymentIntentInputSerializer,
     PaymentIntentOutputSerializer,
+    ReturnDecisionInputSerializer,
+    ReturnFilterSerializer,
+    ReturnInputSerializer,
+    ReturnOutputSerializer,
+    ReturnReceiveInputSerializer,
     StatsOutputSerializer,
     StatsQuerySerializer,
     WebhookReceivedSerializer,
@@ -41,6 +47,7 @@ from .serializers import (
     bookings_json,
     event_json,
     guest_booking_json,
+    return_json,
 )
 from .stats import shop_stats
 from .throttles import OrderThrottle, PaymentThrottle
@@ -347,3 +354,99 @@ class StatsApi(APIView):
         query = StatsQuerySerializer(data=request.query_params)
         query.is_valid(raise_exception=True)
         return Response(StatsOutputSerializer(shop_stats(days=query.validated_data["days"])).data)
+
+
+def booking_of_shopper(request, pk: int):
+    """The order `pk` as its shopper acts on it (returns): a guest's by its key (`?key=`), else
+    the signed-in account's own order; anyone else's, or none, is a 404 (its existence is not
+    revealed), neither key nor account a 401."""
+    if guest_key_of(request) is None and not request.user.is_authenticated:
+        raise NotAuthenticated()
+    return booking_of_request(request, pk, own=True)
+
+
+def _return_of(pk: int):
+    return get_or_404(selectors.return_list(), pk)
+
+
+def _return_answer(ret, status_code=status.HTTP_200_OK) -> Response:
+    """`<return>` as stored now (its lines read again)."""
+    return Response(return_json(_return_of(ret.pk)), status=status_code)
+
+
+class BookingReturnsApi(APIView):
+    """The shopper returns lines of a shipped order within RETURN_DAYS of its shipping."""
+
+    permission_classes = [AllowAny]  # booking_of_shopper decides (401, 404)
+
+    @extend_schema(
+        request=ReturnInputSerializer,
+        responses={201: ReturnOutputSerializer, **errors(400, 401, 404, 409, 415)},
+    )
+    def post(self, request, pk):
+        booking = booking_of_shopper(request, pk)
+        data = ReturnInputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        fields = data.validated_data
+        ret = services.return_request(
+            booking=booking,
+            lines=[dict(line) for line in fields["lines"]],
+            reason=fields["reason"],
+            comment=fields.get("comment", ""),
+        )
+        return _return_answer(ret, status.HTTP_201_CREATED)
+
+
+class ReturnListApi(APIView):
+    """Every return, newest first; `state` narrows them."""
+
+    permission_classes = [IsShopAdmin]
+
+    @extend_schema(
+        parameters=[ReturnFilterSerializer],
+        responses={200: ReturnOutputSerializer(many=True), **errors(400, 401, 403)},
+    )
+    def get(self, request):
+        query = ReturnFilterSerializer(data=request.query_params)
+        query.is_valid(raise_exception=True)
+        returns = selectors.return_list(state=query.validated_data.get("state", ""))
+        return Response([return_json(ret) for ret in returns])
+
+
+class ReturnDetailApi(APIView):
+    """The shop approves or rejects a requested return."""
+
+    permission_classes = [IsShopAdmin]
+
+    @extend_schema(
+        request=ReturnDecisionInputSerializer,
+        responses={200: ReturnOutputSerializer, **errors(400, 401, 403, 404, 409, 415)},
+    )
+    def put(self, request, pk):
+        ret = _return_of(pk)
+        data = ReturnDecisionInputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        ret = services.return_decide(
+            ret=ret,
+            state=data.validated_data["state"],
+            comment=data.validated_data.get("comment", ""),
+        )
+        return _return_answer(ret)
+
+
+class ReturnReceiveApi(APIView):
+    """The shop received an approved return: its share is refunded at Stripe, the units go
+    back in stock when `restock`."""
+
+    permission_classes = [IsShopAdmin]
+
+    @extend_schema(
+        request=ReturnReceiveInputSerializer,
+        responses={200: ReturnOutputSerializer, **errors(400, 401, 403, 404, 409, 415, 502, 503)},
+    )
+    def post(self, request, pk):
+        ret = _return_of(pk)
+        data = ReturnReceiveInputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        ret = services.return_receive(ret=ret, restock=data.validated_data["restock"])
+        return _return_answer(ret)

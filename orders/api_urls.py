@@ -8,6 +8,10 @@ urlpatterns = [
     *optional_slash("bookings.csv", api.BookingCsvApi.as_view(), "booking-csv"),
     *optional_slash("booking/<int:pk>", api.BookingDetailApi.as_view(), "booking-detail"),
     *optional_slash("booking/<int:pk>/refund", api.BookingRefundApi.as_view(), "booking-refund"),
+    *optional_slash("booking/<int:pk>/returns", api.BookingReturnsApi.as_view(), "booking-returns"),
+    *optional_slash("returns", api.ReturnListApi.as_view(), "return-list"),
+    *optional_slash("returns/<int:pk>", api.ReturnDetailApi.as_view(), "return-detail"),
+    *optional_slash("returns/<int:pk>/receive", api.ReturnReceiveApi.as_view(), "return-receive"),
     *optional_slash("booking/<int:pk>/notes", api.BookingNotesApi.as_view(), "booking-notes"),
     *optional_slash(
         "create-payment-intent", api.PaymentIntentApi.as_view(), "create-payment-intent"

@@ -14,7 +14,7 @@ from email.utils import formataddr, parseaddr
 
 from django.conf import settings
 from django.core.mail import EmailMultiAlternatives
-from django.db.models import Q
+from django.db.models import Q, Sum
 from django.template.loader import render_to_string
 
 from accounts.models import User
@@ -23,7 +23,7 @@ from core.links import absolute_url
 from core.outbox import outbox_queue
 from core.templatetags.money import money
 
-from .models import Booking, BookingLine
+from .models import Booking, BookingLine, Return
 
 logger = logging.getLogger(__name__)
 
@@ -34,6 +34,10 @@ EXPIRED_SUBJECT = "Order #{id} expired: it was not paid in time"
 REFUNDED_SUBJECT = "Order #{id} refunded"
 WITHDRAWN_SUBJECT = "Order #{id} cancelled: the part is no longer sold"
 GUEST_LINK_SUBJECT = "Your order #{id}: its link"
+RETURN_REQUESTED_SUBJECT = "Return #{ret} of order #{id} requested"
+RETURN_APPROVED_SUBJECT = "Return #{ret} of order #{id} approved: send the parts back"
+RETURN_REJECTED_SUBJECT = "Return #{ret} of order #{id} rejected"
+RETURN_REFUNDED_SUBJECT = "Return #{ret} of order #{id} refunded: {amount}"
 ADMIN_PAID_SUBJECT = "New paid order: Order #{id}, {total}"
 ADMIN_LOW_STOCK_SUBJECT = "Low stock: {name} ({available} left, minimum order {minimum})"
 
@@ -132,11 +136,19 @@ def _again_url(booking: Booking) -> str:
 
 
 def booking_mail_refunded(*, booking_id: int) -> int:
-    """To the shopper: the order's whole total went back to their card."""
+    """To the shopper: the order's whole total went back to their card (or, after returns
+    refunded part of it, the rest: `refunded_now`)."""
     booking = _booking(booking_id)
     if booking is None or booking.state != Booking.State.REFUNDED:
         return 0
-    context = {"booking": booking, "orders_url": _orders_url(booking)}
+    returns = booking.returns.filter(state=Return.State.REFUNDED)
+    before = returns.aggregate(sum=Sum("refund_amount"))["sum"] or 0
+    context = {
+        "booking": booking,
+        "orders_url": _orders_url(booking),
+        "refunded_now": booking.total_price - before,
+        "refunded_before": before,
+    }
     return _queue([_shopper_message(booking, "booking_refunded", REFUNDED_SUBJECT, context)])
 
 
@@ -147,6 +159,58 @@ def _invoice_url(booking: Booking) -> str:
         if guest_url
         else absolute_url(f"/dashboard/orders/{booking.pk}/invoice")
     )
+
+
+def return_mail_requested(*, return_id: int) -> int:
+    """To the shopper: their return was asked for; the shop will answer."""
+    return _return_mail(return_id, "return_requested", RETURN_REQUESTED_SUBJECT)
+
+
+def return_mail_decided(*, return_id: int) -> int:
+    """To the shopper: the shop approved the return (send the parts back) or rejected it
+    (with its comment)."""
+    ret = _return(return_id)
+    if ret is None or ret.state not in (Return.State.APPROVED, Return.State.REJECTED):
+        return 0
+    approved = ret.state == Return.State.APPROVED
+    subject = RETURN_APPROVED_SUBJECT if approved else RETURN_REJECTED_SUBJECT
+    return _return_mail(return_id, f"return_{ret.state}", subject, ret=ret)
+
+
+def return_mail_refunded(*, return_id: int) -> int:
+    """To the shopper: the return was received and its amount went back to their card."""
+    ret = _return(return_id)
+    if ret is None or ret.state != Return.State.REFUNDED:
+        return 0
+    return _return_mail(return_id, "return_refunded", RETURN_REFUNDED_SUBJECT, ret=ret)
+
+
+def _return(return_id: int) -> Return | None:
+    if is_muted():
+        return None
+    return (
+        Return.objects.select_related("booking", "booking__user")
+        .prefetch_related("lines__booking_line")
+        .filter(pk=return_id)
+        .first()
+    )
+
+
+def _return_mail(return_id: int, template: str, subject: str, ret: Return | None = None) -> int:
+    ret = ret or _return(return_id)
+    if ret is None:
+        return 0
+    booking = ret.booking
+    # {id} is the order's, filled in by _shopper_message.
+    subject = subject.replace("{ret}", str(ret.pk))
+    subject = subject.replace("{amount}", money(ret.refund_amount or 0))
+    context = {
+        "booking": booking,
+        "ret": ret,
+        # A guest's order is seen on its private page only.
+        "order_url": _guest_url(booking) or absolute_url(booking.get_absolute_url()),
+    }
+    return _queue([_shopper_message(booking, template, subject, context)])
 
 
 def booking_mail_withdrawn(*, booking_id: int, part_name: str | None = None) -> int:

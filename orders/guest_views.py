@@ -5,8 +5,9 @@ never leaves the shop's origin (SECURE_REFERRER_POLICY "same-origin")."""
 
 from django.conf import settings
 from django.http import Http404
-from django.shortcuts import render
+from django.shortcuts import redirect, render
 from django.utils.cache import patch_cache_control
+from django.views.decorators.http import require_POST
 
 from core.island_props import island_props
 from core.page_forms import validate
@@ -17,7 +18,7 @@ from .invoices import invoice_context
 from .models import Booking
 from .serializers import FindOrderInputSerializer, guest_booking_json
 from .throttles import GuestFindThrottle
-from .views import minutes_to_pay, pay_url, timeline_rows
+from .views import minutes_to_pay, pay_url, return_from_form, returns_context, timeline_rows
 
 FIND_ANSWER = "If an order matches, we have e-mailed its link."
 FIND_REFUSED = "Too many tries from your address in a short time. Please try again later."
@@ -51,7 +52,9 @@ def guest_order_page(request, pk, key):
             guestKey=key,
             embedded=True,
         )
+    action = f"{booking.guest_path}/returns"
     context = {
+        **returns_context(request, booking, own=True, action=action),
         "layout": GUEST_LAYOUT,
         "guest": True,
         "booking": booking,
@@ -67,6 +70,14 @@ def guest_order_page(request, pk, key):
         "STRIPE_JS_URL": settings.STRIPE_JS_URL,
     }
     return _private(render(request, "dashboard/order.html", context))
+
+
+@require_POST
+def guest_order_return(request, pk, key):
+    """ "Return items" on the guest's order page (as order_return for an account's order)."""
+    booking = _guest_booking(request, pk, key)
+    return_from_form(request, booking)
+    return redirect(booking.guest_path)
 
 
 def guest_invoice(request, pk, key):

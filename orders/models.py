@@ -194,6 +194,9 @@ class Booking(models.Model):
         null=True, blank=True, help_text="When the payment was refunded in full."
     )
     refund_id = models.CharField(max_length=255, blank=True)
+    # What went back to the card so far: the returns' partial refunds (orders.services.
+    # returning), the whole total once refunded in full.
+    refunded_amount = models.DecimalField(max_digits=12, decimal_places=2, default=0)
     # How it was shipped (orders.shipments), set when the shop approves it.
     carrier = models.CharField(max_length=40, blank=True)
     tracking_number = models.CharField(max_length=64, blank=True)
@@ -584,3 +587,74 @@ class CartLine(models.Model):
 
     def __str__(self):
         return f"{self.quantity} × part {self.part_id}"
+
+
+class Return(models.Model):
+    """A shopper sends back units of lines of a shipped order (orders.services.returning):
+    requested, then approved or rejected by the shop, then received and refunded (its lines'
+    share of what was paid, orders.services.returning.refund_share)."""
+
+    class Reason(models.TextChoices):
+        DOESNT_FIT = "doesnt_fit", "It doesn't fit my bike"
+        WRONG_PART = "wrong_part", "Wrong part"
+        DAMAGED = "damaged", "Arrived damaged"
+        NOT_NEEDED = "not_needed", "No longer needed"
+        OTHER = "other", "Other"
+
+    class State(models.TextChoices):
+        REQUESTED = "requested", "Requested"
+        APPROVED = "approved", "Approved"
+        REJECTED = "rejected", "Rejected"
+        REFUNDED = "refunded", "Refunded"
+
+    # The states whose units count as returned (a rejected return gives them back).
+    HOLDING = (State.REQUESTED, State.APPROVED, State.REFUNDED)
+
+    booking = models.ForeignKey(Booking, on_delete=models.CASCADE, related_name="returns")
+    reason = models.CharField(max_length=20, choices=Reason.choices)
+    comment = models.CharField(max_length=1000, blank=True)
+    state = models.CharField(max_length=20, choices=State.choices, default=State.REQUESTED)
+    admin_comment = models.CharField(
+        max_length=1000, blank=True, help_text="The shop's word to the shopper (a rejection)."
+    )
+    refund_amount = models.DecimalField(max_digits=12, decimal_places=2, null=True, blank=True)
+    refund_id = models.CharField(max_length=255, blank=True)
+    restocked = models.BooleanField(default=False)
+    created_at = models.DateTimeField(auto_now_add=True)
+    decided_at = models.DateTimeField(null=True, blank=True)
+    received_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        indexes = [models.Index(fields=["state", "-created_at"], name="orders_return_by_state")]
+
+    def __str__(self):
+        return f"Return #{self.pk} of order #{self.booking_id}"
+
+    @property
+    def reason_label(self) -> str:
+        return self.Reason(self.reason).label
+
+    @property
+    def state_label(self) -> str:
+        return self.State(self.state).label
+
+
+class ReturnLine(models.Model):
+    """Units of one line of the order in a return."""
+
+    ret = models.ForeignKey(Return, on_delete=models.CASCADE, related_name="lines")
+    booking_line = models.ForeignKey(BookingLine, on_delete=models.CASCADE, related_name="+")
+    quantity = models.PositiveIntegerField()
+
+    class Meta:
+        ordering = ["id"]
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(quantity__gt=0), name="orders_returnline_quantity_positive"
+            ),
+            models.UniqueConstraint(fields=["ret", "booking_line"], name="orders_returnline_one"),
+        ]
+
+    def __str__(self):
+        return f"{self.quantity} × {self.booking_line.parts_name}"

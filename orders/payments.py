@@ -249,8 +249,9 @@ def intent_cancel(booking: Booking) -> Intent | None:
 
 
 def refund_intent(intent_id: str, *, booking_id: int | None = None) -> str:
-    """Refund the whole of PaymentIntent `intent_id`; the refund's id. A payment refunded in
-    full already is not refunded twice (its refund's id is returned). Raises ProviderError
+    """Refund the whole of PaymentIntent `intent_id` (what is left of it after partial refunds
+    of returns: Stripe refunds the remainder when no amount is given); the refund's id. A
+    payment refunded in full already is not refunded twice (its refund's id is returned). Raises ProviderError
     when Stripe fails or refuses (then nothing was refunded).
     """
     client = _client()
@@ -263,17 +264,49 @@ def refund_intent(intent_id: str, *, booking_id: int | None = None) -> str:
             params={"payment_intent": intent_id, "limit": 100},
         )
         refunds = [r for r in done.data if r.status in ("succeeded", "pending")]
-        if refunds and sum(r.amount for r in refunds) >= intent.amount:
+        left = intent.amount - sum(r.amount for r in refunds)
+        if refunds and left <= 0:
             return refunds[0].id
+        params = {"payment_intent": intent_id, "metadata": {METADATA_KEY: str(booking_id)}}
+        key = f"refund-{intent_id}"
+        if refunds:  # what returns left: said outright (a fake Stripe may not know it)
+            params["amount"] = left
+            key = f"refund-{intent_id}-rest-{left}"
         created = _call(
             "refund",
             booking_id,
             client.v1.refunds.create,
-            params={"payment_intent": intent_id, "metadata": {METADATA_KEY: str(booking_id)}},
-            options={"idempotency_key": f"refund-{intent_id}"},
+            params=params,
+            options={"idempotency_key": key},
         )
     except stripe.InvalidRequestError as exc:
         logger.warning("Stripe refused to refund %s (order %s): %s", intent_id, booking_id, exc)
+        raise ProviderError(REFUND_FAILED) from exc
+    return created.id
+
+
+def refund_part(intent_id: str, *, cents: int, key: str, booking_id: int | None = None) -> str:
+    """Refund `cents` of PaymentIntent `intent_id` (a partial refund: a return's share); the
+    refund's id. `key` names this refund for Stripe (idempotency: the same key again is the
+    same refund, never a second one). Raises ProviderError when Stripe fails or refuses (then
+    nothing was refunded)."""
+    client = _client()
+    try:
+        created = _call(
+            "partial refund",
+            booking_id,
+            client.v1.refunds.create,
+            params={
+                "payment_intent": intent_id,
+                "amount": cents,
+                "metadata": {METADATA_KEY: str(booking_id)},
+            },
+            options={"idempotency_key": key},
+        )
+    except stripe.InvalidRequestError as exc:
+        logger.warning(
+            "Stripe refused to refund %s of %s (order %s): %s", cents, intent_id, booking_id, exc
+        )
         raise ProviderError(REFUND_FAILED) from exc
     return created.id
 

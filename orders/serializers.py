@@ -11,7 +11,7 @@ from core.api import MAX_ID, PageInputSerializer
 from core.emails import normalize_email
 from core.fields import PhoneField, required
 
-from .models import Booking, BookingEventKind, BookingLine, LinesSummary, PaymentEvent
+from .models import Booking, BookingEventKind, BookingLine, LinesSummary, PaymentEvent, Return
 from .selectors import ORDER_NUMBER
 from .services.placing import SHIPPING_METHOD_UNKNOWN
 from .shipments import shipment_json
@@ -98,6 +98,7 @@ class BookingOutputSerializer(serializers.ModelSerializer):
     shipment = BookingShipmentSerializer(source="*", allow_null=True)
     transactionId = serializers.CharField(source="transaction_id")
     invoiceNumber = serializers.CharField(source="invoice_number", allow_null=True)
+    refunded = serializers.DecimalField(source="refunded_amount", **MONEY)
     status = serializers.ChoiceField(choices=Booking.Status.choices, allow_null=True)
     state = serializers.ChoiceField(choices=Booking.State.choices)
     createdAt = serializers.DateTimeField(source="created_at")
@@ -131,6 +132,7 @@ class BookingOutputSerializer(serializers.ModelSerializer):
             "shipment",
             "transactionId",
             "invoiceNumber",
+            "refunded",
             "state",
             "createdAt",
             "expiresAt",
@@ -217,6 +219,7 @@ def booking_json(booking: Booking, *, internal: bool = False) -> dict:
         "shipment": _shipment(booking),
         "transactionId": booking.transaction_id,
         "invoiceNumber": booking.invoice_number,
+        "refunded": _MONEY.to_representation(booking.refunded_amount),
         "state": str(state),
         "createdAt": _when(booking.created_at),
         "expiresAt": _when(booking.hold_expires_at),
@@ -425,3 +428,152 @@ class FindOrderInputSerializer(serializers.Serializer):
         except DjangoValidationError as exc:
             raise serializers.ValidationError(exc.messages) from exc
         return email
+
+
+REASON_UNKNOWN = "Reason must be one of: " + ", ".join(Return.Reason.values)
+RETURN_STATE_UNKNOWN = "State must be one of: " + ", ".join(Return.State.values)
+DECISION_UNKNOWN = 'State can only be "approved" or "rejected"'
+COMMENT_TOO_LONG = "A comment is at most 1,000 characters"
+RESTOCK_REQUIRED = "Say whether the units go back in stock (restock: true or false)"
+LINES_REQUIRED = "Choose at least one line to return"
+LINES_NOT_A_LIST = "Lines must be a list, each line with a partId and a quantity"
+LINES_TOO_MANY = "A return has at most 200 lines"
+RETURN_LINE_PART = "Each line needs the partId of a part of the order"
+RETURN_LINE_QUANTITY = "Each line needs a quantity: a whole number of units, at least 1"
+
+
+def return_json(ret: Return) -> dict:
+    """`<return>`: read with its lines and their order lines (selectors.return_list)."""
+    return {
+        "_id": ret.pk,
+        "booking": ret.booking_id,
+        "lines": [
+            {
+                "partId": line.booking_line.part_id,
+                "partsName": line.booking_line.parts_name,
+                "quantity": line.quantity,
+            }
+            for line in ret.lines.all()
+        ],
+        "reason": ret.reason,
+        "comment": ret.comment,
+        "state": ret.state,
+        "refundAmount": _money(ret.refund_amount),
+        "createdAt": _when(ret.created_at),
+    }
+
+
+class ReturnLinesField(serializers.Field):
+    """The lines of a return: a list of {"partId", "quantity"} (whole numbers, at least 1);
+    each problem is one message on `lines`."""
+
+    default_error_messages = {
+        "required": LINES_REQUIRED,
+        "null": LINES_REQUIRED,
+        "empty": LINES_REQUIRED,
+        "not_a_list": LINES_NOT_A_LIST,
+        "too_many": LINES_TOO_MANY,
+        "part": RETURN_LINE_PART,
+        "quantity": RETURN_LINE_QUANTITY,
+    }
+
+    def to_internal_value(self, data):
+        if not isinstance(data, list):
+            self.fail("not_a_list")
+        if not data:
+            self.fail("empty")
+        if len(data) > 200:
+            self.fail("too_many")
+        return [self._line(item) for item in data]
+
+    def _line(self, item) -> dict:
+        if not isinstance(item, dict):
+            self.fail("not_a_list")
+        part_id, quantity = item.get("partId"), item.get("quantity")
+        if not _whole(part_id) or not 1 <= part_id <= MAX_ID:
+            self.fail("part")
+        if not _whole(quantity) or not 1 <= quantity <= 1_000_000:
+            self.fail("quantity")
+        return {"partId": part_id, "quantity": quantity}
+
+    def to_representation(self, value):
+        return value
+
+
+def _whole(value) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+class ReturnOutputSerializer(serializers.Serializer):
+    """`<return>` (for the schema; return_json writes it)."""
+
+    _id = serializers.IntegerField()
+    booking = serializers.IntegerField()
+    lines = serializers.ListField(child=serializers.DictField())
+    reason = serializers.ChoiceField(choices=Return.Reason.choices)
+    comment = serializers.CharField()
+    state = serializers.ChoiceField(choices=Return.State.choices)
+    refundAmount = serializers.DecimalField(allow_null=True, **MONEY)
+    createdAt = serializers.DateTimeField()
+
+
+class ReturnInputSerializer(serializers.Serializer):
+    """POST /api/booking/{id}/returns: the lines ({"partId", "quantity"}), a reason, a comment."""
+
+    lines = ReturnLinesField()
+    reason = serializers.ChoiceField(
+        choices=Return.Reason.choices,
+        error_messages={
+            **required(REASON_UNKNOWN),
+            "invalid_choice": REASON_UNKNOWN,
+            "null": REASON_UNKNOWN,
+        },
+    )
+    comment = serializers.CharField(
+        required=False,
+        allow_blank=True,
+        max_length=1000,
+        error_messages={"max_length": COMMENT_TOO_LONG, "invalid": COMMENT_TOO_LONG},
+    )
+
+
+class ReturnDecisionInputSerializer(serializers.Serializer):
+    """PUT /api/returns/{id}: approve, or reject with a comment to the shopper."""
+
+    state = serializers.ChoiceField(
+        choices=[Return.State.APPROVED, Return.State.REJECTED],
+        error_messages={
+            **required(DECISION_UNKNOWN),
+            "invalid_choice": DECISION_UNKNOWN,
+            "null": DECISION_UNKNOWN,
+        },
+    )
+    comment = serializers.CharField(
+        required=False,
+        allow_blank=True,
+        max_length=1000,
+        error_messages={"max_length": COMMENT_TOO_LONG, "invalid": COMMENT_TOO_LONG},
+    )
+
+
+class ReturnReceiveInputSerializer(serializers.Serializer):
+    """POST /api/returns/{id}/receive: whether the units go back in stock."""
+
+    restock = serializers.BooleanField(
+        error_messages={
+            "required": RESTOCK_REQUIRED,
+            "invalid": RESTOCK_REQUIRED,
+            "null": RESTOCK_REQUIRED,
+        }
+    )
+
+
+class ReturnFilterSerializer(serializers.Serializer):
+    """GET /api/returns?state=…"""
+
+    state = serializers.ChoiceField(
+        choices=Return.State.choices,
+        required=False,
+        allow_blank=True,
+        error_messages={"invalid_choice": RETURN_STATE_UNKNOWN},
+    )

@@ -9,6 +9,11 @@ urlpatterns = [
     *optional_slash("dashboard/payment/<int:pk>", views.payment, "payment"),
     *optional_slash("dashboard/orders/<int:pk>", views.order_page, "order"),
     *optional_slash("dashboard/orders/<int:pk>/invoice", views.invoice, "invoice"),
+    *optional_slash("dashboard/orders/<int:pk>/returns", views.order_return, "order-return"),
+    *optional_slash("dashboard/returns", views.returns_page, "returns"),
+    *optional_slash("dashboard/returns/<int:pk>/approve", views.return_approve, "return-approve"),
+    *optional_slash("dashboard/returns/<int:pk>/reject", views.return_reject, "return-reject"),
+    *optional_slash("dashboard/returns/<int:pk>/receive", views.return_receive, "return-receive"),
     *optional_slash("dashboard/orders/<int:pk>/notes", views.order_note, "order-note"),
     *optional_slash("cart", cart_views.cart_page, "cart"),
     *optional_slash("checkout", cart_views.checkout_page, "checkout"),
@@ -16,5 +21,8 @@ urlpatterns = [
     *optional_slash("orders/<int:pk>/<str:key>", guest_views.guest_order_page, "guest-order"),
     *optional_slash(
         "orders/<int:pk>/<str:key>/invoice", guest_views.guest_invoice, "guest-invoice"
+    ),
+    *optional_slash(
+        "orders/<int:pk>/<str:key>/returns", guest_views.guest_order_return, "guest-order-return"
     ),
 ]

@@ -2,10 +2,12 @@
 Orders (admin), the payment page."""
 
 import math
+from collections import Counter
 
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.core.exceptions import ValidationError
 from django.core.paginator import Paginator
 from django.http import Http404, QueryDict
 from django.shortcuts import redirect, render
@@ -18,16 +20,21 @@ from catalog.selectors import CATALOG
 from core.api import get_or_404
 from core.caching.pages import cache_page_per_session, keep_page_for
 from core.caching.versions import TIMEOUT
+from core.errors import ShopError
 from core.island_props import island_props
 from core.page_guards import shop_admin_required
+from core.templatetags.money import money
 
 from . import payments, selectors, services
 from .invoices import invoice_context
-from .models import Booking
+from .models import Booking, Return
 from .serializers import (
     BookingFilterSerializer,
     BookingNoteInputSerializer,
     BookingOutputSerializer,
+    ReturnDecisionInputSerializer,
+    ReturnFilterSerializer,
+    ReturnInputSerializer,
     StatsOutputSerializer,
     booking_json,
     bookings_json,
@@ -90,6 +97,7 @@ def order_page(request, pk):
     own = booking.user_id == request.user.pk
     payments_on = payments.is_configured() and own
     context = {
+        **returns_context(request, booking, own=own),
         "booking": booking,
         "state_label": Booking.State(booking.state).label,
         "minutes_left": minutes_to_pay(booking),
@@ -217,3 +225,157 @@ def payment(request, pk):
         "STRIPE_JS_URL": settings.STRIPE_JS_URL,
     }
     return render(request, "dashboard/payment.html", context)
+
+
+def returns_context(request, booking, *, own: bool, action: str = "") -> dict:
+    """The order page's returns: each with its state, and "Return items" (the lines with
+    units left to return, the reasons) for its shopper while the order can be returned. The
+    page is kept no longer than the return window lasts."""
+    returns = selectors.returns_of(booking=booking)
+    returnable_lines = []
+    if own and services.returnable(booking):
+        ends = services.return_window_ends(booking)
+        keep_page_for(request, (ends - timezone.now()).total_seconds())
+        out = Counter()  # the units counted as returned (Return.HOLDING), by line
+        for ret in returns:
+            if ret.state in Return.HOLDING:
+                out.update({line.booking_line_id: line.quantity for line in ret.lines.all()})
+        for line in booking.lines.all():
+            left = line.quantity - out.get(line.pk, 0)
+            if line.part_id is not None and left > 0:
+                returnable_lines.append((line, left))
+    return {
+        "returns": returns,
+        "returnable_lines": returnable_lines,
+        "return_reasons": Return.Reason.choices,
+        "return_window_ends": services.return_window_ends(booking),
+        # Where "Return items" posts: the account's order_return, or a guest's by its key.
+        "return_action": action or reverse("order-return", args=[booking.pk]),
+    }
+
+
+def _first_problem(errors) -> str:
+    """The first message of a serializer's or a service's errors, for a toast."""
+    if isinstance(errors, dict):
+        return _first_problem(next(iter(errors.values()), ""))
+    if isinstance(errors, list):
+        return _first_problem(errors[0]) if errors else ""
+    return str(errors)
+
+
+@login_required
+@require_POST
+def order_return(request, pk):
+    """ "Return items" on the order page: the units chosen of each line (`units-<partId>`), a
+    reason and a comment; as POST /api/booking/{id}/returns (the same rules and messages),
+    then back to the order page with what happened."""
+    booking = _booking_or_404(request, pk, own=True)
+    return_from_form(request, booking)
+    return redirect("order", pk=booking.pk)
+
+
+def return_from_form(request, booking) -> None:
+    """Request the return that "Return items" (the POST) asks of `booking`, with the rules and
+    messages of POST /api/booking/{id}/returns; what happened is said as a toast."""
+    lines = []
+    for name, value in request.POST.items():
+        if name.startswith("units-") and value.strip() not in ("", "0"):
+            part, units = name.removeprefix("units-"), value.strip()
+            lines.append(
+                {
+                    "partId": int(part) if part.isdigit() else part,
+                    "quantity": int(units) if units.isdigit() else units,
+                }
+            )
+    data = ReturnInputSerializer(
+        data={
+            "lines": lines,
+            "reason": request.POST.get("reason", ""),
+            "comment": request.POST.get("comment", ""),
+        }
+    )
+    try:
+        if not data.is_valid():
+            raise ValidationError(_first_problem(data.errors))
+        fields = data.validated_data
+        ret = services.return_request(
+            booking=booking,
+            lines=fields["lines"],
+            reason=fields["reason"],
+            comment=fields.get("comment", ""),
+        )
+    except ValidationError as exc:
+        messages.error(request, _first_problem(getattr(exc, "message_dict", exc.messages)))
+    except ShopError as exc:
+        messages.error(request, exc.message)
+    else:
+        messages.success(request, f"Return #{ret.pk} requested: we will e-mail you our answer.")
+
+
+@shop_admin_required
+def returns_page(request):
+    """Returns (admin): every return, newest first, narrowed by `state`, with "Approve",
+    "Reject" and "Received" (with "Put back in stock")."""
+    query = ReturnFilterSerializer(data=request.GET)
+    state = query.validated_data.get("state", "") if query.is_valid() else ""
+    context = {
+        "returns": selectors.return_list(state=state)[:RETURNS_SHOWN],
+        "state": state,
+        "states": Return.State.choices,
+        "shown": RETURNS_SHOWN,
+    }
+    return render(request, "dashboard/returns.html", context)
+
+
+RETURNS_SHOWN = 200  # the newest; GET /api/returns lists them all
+
+
+@shop_admin_required
+@require_POST
+def return_approve(request, pk):
+    """ "Approve" on the Returns page."""
+    return _return_action(request, pk, "approve")
+
+
+@shop_admin_required
+@require_POST
+def return_reject(request, pk):
+    """ "Reject" on the Returns page, with a comment to the shopper."""
+    return _return_action(request, pk, "reject")
+
+
+@shop_admin_required
+@require_POST
+def return_receive(request, pk):
+    """ "Received" on the Returns page, with "Put back in stock"."""
+    return _return_action(request, pk, "receive")
+
+
+def _return_action(request, pk, action):
+    """One button of the Returns page: approve, reject (with a comment) or receive (with
+    "Put back in stock"); then back to the page with what happened."""
+    ret = get_or_404(selectors.return_list(), pk)
+    try:
+        if action == "receive":
+            ret = services.return_receive(ret=ret, restock=request.POST.get("restock") == "on")
+            done = f"Return #{ret.pk} received: refunded {money(ret.refund_amount)}."
+        else:
+            state = "approved" if action == "approve" else "rejected"
+            data = ReturnDecisionInputSerializer(
+                data={"state": state, "comment": request.POST.get("comment", "")}
+            )
+            if not data.is_valid():
+                raise ValidationError(_first_problem(data.errors))
+            ret = services.return_decide(
+                ret=ret, state=state, comment=data.validated_data.get("comment", "")
+            )
+            done = f"Return #{ret.pk} {state}."
+    except ValidationError as exc:
+        messages.error(request, _first_problem(exc.messages))
+    except ShopError as exc:
+        messages.error(request, exc.message)
+    else:
+        messages.success(request, done)
+    back = reverse("returns")
+    state = request.POST.get("state", "")
+    return redirect(f"{back}?state={state}" if state in Return.State.values else back)

@@ -16,6 +16,7 @@ from typing import Any
 
 import pytest
 from django.test import Client
+from django.utils.timezone import now
 from rest_framework.test import APIClient
 from rest_framework_simplejwt.tokens import RefreshToken
 
@@ -59,6 +60,23 @@ class World:
         return card_paid(self.user, self.part)
 
     @cached_property
+    def shipped_booking(self):
+        """Paid (outside Stripe) and shipped: a return may be asked of it."""
+        return BookingFactory(
+            user=self.user, part=self.part, shipped=True, shipped_at=now(), transaction_id=""
+        )
+
+    @cached_property
+    def requested_return(self):
+        return order_services.return_request(
+            booking=self.shipped_booking, lines=return_request(self)["lines"], reason="other"
+        )
+
+    @cached_property
+    def approved_return(self):
+        return order_services.return_decide(ret=self.requested_return, state="approved")
+
+    @cached_property
     def shipping_method(self):
         return pricing_factories.method("Standard", bands=[(2000, "6.95")])
 
@@ -76,8 +94,19 @@ class World:
         return BookingFactory(guest=True, part=self.part)
 
     @cached_property
+    def guest_shipped_booking(self):
+        """A guest's order, paid (outside Stripe) and shipped: its key asks for a return."""
+        return BookingFactory(
+            guest=True, part=self.part, shipped=True, shipped_at=now(), transaction_id=""
+        )
+
+    @cached_property
     def guest_paid_booking(self):
         return BookingFactory(guest=True, part=self.part, paid_order=True)
+
+
+def return_request(world: World) -> dict:
+    return {"lines": [{"partId": world.part.pk, "quantity": 1}], "reason": "doesnt_fit"}
 
 
 def paid_intent(world: World) -> dict:
@@ -266,6 +295,31 @@ API = {
     # Money records are never deleted, whoever asks.
     ("DELETE", "/api/booking/{id}#paid"): Api(401, 409, 404, 409, on="paid_booking"),
     ("POST", "/api/booking/{id}/refund"): Api(401, 403, 403, 200, on="card_paid_booking"),
+    # Returns: the shopper of a shipped order asks; anyone else's order is not found, for
+    # admins too. The shop (admins) lists, decides and receives them.
+    ("POST", "/api/booking/{id}/returns"): Api(
+        401, 201, 404, 404, on="shipped_booking", body=return_request
+    ),
+    # A guest's order: its key asks, whoever sends it.
+    ("POST", "/api/booking/{id}/returns#guest key"): Api(
+        201,
+        201,
+        201,
+        201,
+        on="guest_shipped_booking",
+        body=return_request,
+        query=lambda w: {"key": w.guest_shipped_booking.guest_key},
+    ),
+    ("POST", "/api/booking/{id}/returns#guest, no key"): Api(
+        401, 404, 404, 404, on="guest_shipped_booking", body=return_request
+    ),
+    ("GET", "/api/returns"): Api(401, 403, 403, 200),
+    ("PUT", "/api/returns/{id}"): Api(
+        401, 403, 403, 200, on="requested_return", body=lambda w: {"state": "approved"}
+    ),
+    ("POST", "/api/returns/{id}/receive"): Api(
+        401, 403, 403, 200, on="approved_return", body=lambda w: {"restock": True}
+    ),
     ("POST", "/api/booking/{id}/notes"): Api(
         401, 403, 403, 201, on="booking", body=lambda w: {"text": "Packed today."}
     ),
@@ -342,6 +396,7 @@ TO_MANAGE_PARTS = "302 to /dashboard/manageparts"
 TO_ADDRESSES = "302 to /dashboard/addresses"
 TO_SHIPPING = "302 to /dashboard/shipping"
 TO_VOUCHERS = "302 to /dashboard/vouchers"
+TO_RETURNS = "302 to /dashboard/returns"
 TO_THE_ORDER = "302 to the order's page"
 
 
@@ -407,12 +462,32 @@ PAGES = {
     # A guest's order's page and its invoice: whoever has its key (`on`: the order, its key).
     "orders/<int:pk>/<str:key>": Page(OK, OK, OK, OK, on="guest_booking"),
     "orders/<int:pk>/<str:key>/invoice": Page(OK, OK, OK, OK, on="guest_paid_booking"),
+    # Its "Return items": whoever has its key, back to its page.
+    "orders/<int:pk>/<str:key>/returns": Page(
+        TO_THE_ORDER,
+        TO_THE_ORDER,
+        TO_THE_ORDER,
+        TO_THE_ORDER,
+        on="guest_shipped_booking",
+        method="post",
+    ),
     "orders/find": PUBLIC,
     "dashboard/overview": ADMIN_ONLY,
     "dashboard/users": ADMIN_ONLY,
     "dashboard/manageparts": ADMIN_ONLY,
     "dashboard/addparts": ADMIN_ONLY,
     "dashboard/manageorders": ADMIN_ONLY,
+    # Return items (an order's page): its shopper only, back to the order page.
+    "dashboard/orders/<int:pk>/returns": Page(
+        TO_LOGIN, TO_THE_ORDER, NOT_FOUND, NOT_FOUND, on="shipped_booking", method="post"
+    ),
+    "dashboard/returns": ADMIN_ONLY,
+    **{
+        f"dashboard/returns/<int:pk>/{action}": Page(
+            TO_LOGIN, SIGNED_OUT, SIGNED_OUT, TO_RETURNS, on="requested_return", method="post"
+        )
+        for action in ("approve", "reject", "receive")
+    },
     # The owner's shipping methods, tax rates and vouchers (pricing).
     "dashboard/shipping": ADMIN_ONLY,
     "dashboard/shipping/methods/<int:pk>/edit": Page(
@@ -535,7 +610,7 @@ def assert_page_answer(response, expected: str, url: str, client: Client) -> Non
         assert (response.status_code, response["Location"]) == (302, "/login")
         assert "_auth_user_id" not in client.session
     elif expected == TO_THE_ORDER:
-        order_page = url.removesuffix("/notes")
+        order_page = url.removesuffix("/notes").removesuffix("/returns")
         assert (response.status_code, response["Location"]) == (302, order_page)
     else:
         location = expected.removeprefix("302 to ")

@@ -5,10 +5,18 @@ import functools
 import hashlib
 import hmac
 import re
-from collections.abc import Collection, Iterator
+from collections.abc import Collection, Iterable, Iterator
 from itertools import islice
 
-from django.db.models import Exists, OuterRef, Q, QuerySet, prefetch_related_objects
+from django.db.models import (
+    Exists,
+    OuterRef,
+    Prefetch,
+    Q,
+    QuerySet,
+    Sum,
+    prefetch_related_objects,
+)
 from django.utils import timezone
 
 from core.api import MAX_ID
@@ -16,7 +24,7 @@ from core.caching import versions
 from core.caching.statements import STAND_IN_TIME, Statement, stand_in_numbers
 from core.paging import ListPage, page_of
 
-from ..models import Booking, BookingLine
+from ..models import Booking, BookingLine, Return, ReturnLine
 
 CACHE = "orders"  # made stale by the services that change an order (services.common)
 # Counts and figures are kept at most this long: an unpaid order becomes expired when its hold
@@ -98,6 +106,34 @@ def booking_for(*, user, pk: int, key: str | None = None, own: bool = False) -> 
         return None
     bookings = booking_owned_by(user) if own else booking_visible_to(user)
     return bookings.filter(pk=pk).first()
+
+
+def return_list(*, state: str = "") -> QuerySet[Return]:
+    """Every return, newest first (shop admins), in `state` when given, with its order and
+    lines (one query each)."""
+    lines = Prefetch("lines", queryset=ReturnLine.objects.select_related("booking_line"))
+    returns = Return.objects.select_related("booking").prefetch_related(lines)
+    returns = returns.order_by("-created_at", "-id")
+    return returns.filter(state=state) if state else returns
+
+
+def returns_of(*, booking: Booking) -> list[Return]:
+    """The returns of one order, newest first, with their lines (two queries); none read for
+    an order that never shipped (it has none)."""
+    if booking.shipped_at is None:
+        return []
+    return list(return_list().filter(booking=booking))
+
+
+def return_units_out(booking_id: int, *, states: Iterable[str] = Return.HOLDING) -> dict[int, int]:
+    """Units of each line of the order (by BookingLine id) in its returns in `states`: by
+    default those counted as returned (requested, approved, refunded)."""
+    rows = (
+        ReturnLine.objects.filter(ret__booking_id=booking_id, ret__state__in=list(states))
+        .values("booking_line_id")
+        .annotate(units=Sum("quantity"))
+    )
+    return {row["booking_line_id"]: row["units"] for row in rows}
 
 
 def booking_matching(q: str) -> Q:

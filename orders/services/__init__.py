@@ -1,14 +1,16 @@
 """Ordering rules, one module per concern: placing an order of one or more lines (bounds,
 prices, the cap on unpaid orders, all lines or none),
 holds (how long and how much an account may hold), expiring (lapsed holds, a deleted part's
-orders), paying, cancelling, approving and refunding; and the cart (its lines, the merge at
-sign-in, its checkout as one order).
+orders), paying, cancelling, approving and refunding; returns (returning: requested,
+decided, received and refunded in part); and the cart (its lines, the merge at sign-in, its
+checkout as one order).
 
 Locks are always taken in one order: the cart's row (the cart's writes and its checkout),
-the account (placing), then the order's row, then the part's row (inside catalog.stock), then
-the invoices' counter (a payment's last write: invoicing), so concurrent services wait for
-each other and never deadlock. Each service that changes what the shop shows of an order
-makes the orders' cached reads stale itself (common.orders_changed); nothing else does.
+the account (placing), then the order's row, then a return's row (returning), then the
+part's row (inside catalog.stock), then the invoices' counter (a payment's last write:
+invoicing), so concurrent services wait for each other and never deadlock. Each service
+that changes what the shop shows of an order makes the orders' cached reads stale itself
+(common.orders_changed); nothing else does.
 """
 
 from .approving import ORDER_NOT_PAID, booking_approve
@@ -62,6 +64,18 @@ from .placing import (
     quantity_problem,
 )
 from .refunding import REFUND_UNPAID, booking_mark_refunded, booking_refund
+from .returning import (
+    NOT_APPROVED,
+    NOT_REQUESTED,
+    NOT_SHIPPED,
+    PAST_WINDOW,
+    refund_share,
+    return_decide,
+    return_receive,
+    return_request,
+    return_window_ends,
+    returnable,
+)
 from .ship_to import ShipTo, ship_to_new, ship_to_saved, ship_to_text
 from .timeline import booking_event_add, booking_note_add
 
@@ -89,6 +103,10 @@ __all__ = [
     "REFUND_UNPAID",
     "TOO_MANY_UNPAID",
     "TOTAL_TOO_LARGE",
+    "NOT_APPROVED",
+    "NOT_REQUESTED",
+    "NOT_SHIPPED",
+    "PAST_WINDOW",
     "LineUnavailable",
     "PricesChanged",
     "Settled",
@@ -126,6 +144,12 @@ __all__ = [
     "guest_key_new",
     "invoice_number_take",
     "quantity_problem",
+    "refund_share",
+    "return_decide",
+    "return_receive",
+    "return_request",
+    "return_window_ends",
+    "returnable",
     "ship_to_new",
     "ship_to_saved",
     "ship_to_text",

@@ -62,8 +62,9 @@ def record_refund(locked: Booking, *, refund_id: str) -> None:
         release_lines(locked, note="Order refunded")
     locked.refunded_at = timezone.now()
     locked.refund_id = refund_id
-    amount = locked.total_price
+    amount = locked.total_price - locked.refunded_amount  # what returns left, or the whole
+    locked.refunded_amount = locked.total_price
     record_event(locked, BookingEventKind.REFUNDED, f"Refunded {money(amount)}", amount=amount)
-    locked.save(update_fields=["refunded_at", "refund_id", "events"])
+    locked.save(update_fields=["refunded_at", "refund_id", "refunded_amount", "events"])
     orders_changed()
     emails.booking_mail_refunded(booking_id=locked.pk)

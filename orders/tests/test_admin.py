@@ -6,11 +6,12 @@ from accounts.tests.factories import UserFactory
 from catalog.models import Part
 from catalog.tests.factories import PartFactory
 from orders import services
-from orders.models import Booking, PaymentEvent
-from orders.services import booking_confirm_payment, booking_start_payment
+from orders.models import Booking, PaymentEvent, Return
+from orders.services import booking_confirm_payment, booking_start_payment, return_request
 from orders.tests.factories import BookingFactory
 from orders.tests.stripe_helpers import intent_id_of, pay
 from orders.tests.test_services_placing_lines import place_lines
+from orders.tests.test_services_returning import shipped_order
 from tests.stripe_fake import free_port
 
 CHANGELIST = "/admin/orders/booking/"
@@ -310,6 +311,27 @@ class TestStripeUnreachable:
         errors = [text for level, text in messages_of(response) if level == "error"]
         assert errors and errors[0].startswith(f"“{part}” was not deleted: ")
         assert set(Part.objects.values_list("pk", flat=True)) == {part.pk}
+
+
+def test_returns_in_django_admin_with_their_lines_and_the_approve_action(staff_client, shopper):
+    booking = shipped_order(shopper, [("10.00", 2)])
+    part = booking.lines.get().part
+    ret = return_request(
+        booking=booking, lines=[{"partId": part.pk, "quantity": 1}], reason="wrong_part"
+    )
+    listed = staff_client.get("/admin/orders/return/")
+    assert listed.status_code == 200
+    page = staff_client.get(f"/admin/orders/return/{ret.pk}/change/")
+    assert page.status_code == 200
+    assert f"1 × {part.name}" in page.content.decode()
+    response = staff_client.post(
+        "/admin/orders/return/",
+        {"action": "approve_returns", "_selected_action": [ret.pk]},
+        follow=True,
+    )
+    assert ("success", "1 return(s) approved.") in messages_of(response)
+    assert Return.objects.get(pk=ret.pk).state == "approved"
+    assert staff_client.get("/admin/orders/return/add/").status_code == 403
 
 
 def test_change_page_shows_the_timeline_with_internal_notes(staff_client, orders, admin_user):

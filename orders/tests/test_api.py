@@ -36,6 +36,7 @@ BOOKING_FIELDS = {
     "status",
     "transactionId",
     "invoiceNumber",
+    "refunded",
     "state",
     "createdAt",
     "expiresAt",

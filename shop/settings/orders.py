@@ -25,6 +25,8 @@ if MAX_HELD_SHARE is None or not 0 < MAX_HELD_SHARE <= 1:
         "MAX_HELD_SHARE must be a number above 0 and at most 1 (a share of a part's stock, "
         f"e.g. 0.5), not {env.str('MAX_HELD_SHARE')!r}."
     )
+# How many days after shipping a shopper may return lines of an order (orders.services.returning).
+RETURN_DAYS = env.int("RETURN_DAYS", default=30)
 # How many lines (parts) one cart may have.
 CART_MAX_LINES = env.int("CART_MAX_LINES", default=50)
 # The seller on invoices (its legal name, postal address and tax id), as the law asks an
