@@ -3,6 +3,7 @@
 from datetime import datetime
 
 from django.core.exceptions import ValidationError as DjangoValidationError
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from accounts.validators import EMAIL_REQUIRED, validate_shop_email
@@ -463,6 +464,16 @@ def return_json(ret: Return) -> dict:
     }
 
 
+@extend_schema_field(
+    {
+        "type": "array",
+        "items": {
+            "type": "object",
+            "properties": {"partId": {"type": "integer"}, "quantity": {"type": "integer"}},
+            "required": ["partId", "quantity"],
+        },
+    }
+)
 class ReturnLinesField(serializers.Field):
     """The lines of a return: a list of {"partId", "quantity"} (whole numbers, at least 1);
     each problem is one message on `lines`."""

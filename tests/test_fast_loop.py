@@ -18,6 +18,7 @@ ROOT = Path(__file__).resolve().parent.parent
 FAST = "not e2e and not slow"
 ON_SQLITE = "not postgres and not slow and (not e2e or sqlite)"
 JOURNEYS = [
+    "test_after_the_sale.py",
     "test_cart.py",
     "test_checkout.py",
     "test_garage.py",

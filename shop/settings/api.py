@@ -72,4 +72,9 @@ SPECTACULAR_SETTINGS = {
     # Swagger UI from our own static files (drf-spectacular-sidecar), not a CDN: see core/csp.py.
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    # Orders and returns each have a `state`, of different choices: each its own named enum.
+    "ENUM_NAME_OVERRIDES": {
+        "BookingStateEnum": "orders.models.BookingState",
+        "ReturnStateEnum": "orders.models.Return.State",
+    },
 }
