@@ -118,6 +118,10 @@ def test_a_guest_buys_tracks_returns_a_part_and_sees_the_partial_refund(site, st
 
     sign_in(site, AdminFactory())
     approve_and_receive(site, booking)
+    site.goto("/dashboard/manageorders")
+    row = site.get_by_role("row").filter(has_text=f"#{booking.pk}")
+    expect(row).to_contain_text("Shipped")
+    expect(row).to_contain_text("Refunded $24.50")  # the return's part: the chain was kept
 
     site.context.clear_cookies()
     site.goto(guest_page)

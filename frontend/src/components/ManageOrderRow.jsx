@@ -5,7 +5,7 @@ import { toastFailure } from "../lib/toasts.jsx";
 import { ApproveButton } from "./ApproveButton.jsx";
 import { AsyncButton } from "./AsyncButton.jsx";
 import { DeleteOrderButton } from "./OrderButtons.jsx";
-import { StateBadge } from "./StateBadge.jsx";
+import { OrderState } from "./StateBadge.jsx";
 
 /** The actions of each state: Unpaid or Expired → Delete; Pending → Approve and Refund;
  * Shipped → Refund; Refunded → none. */
@@ -69,7 +69,7 @@ export function ManageOrderRow({ number, order, onDeleted, onChanged }) {
         </dl>
       </td>
       <td>
-        <StateBadge state={order.state} />
+        <OrderState order={order} />
       </td>
       <td>
         <Action order={order} onDeleted={onDeleted} onChanged={onChanged} />

@@ -1,7 +1,7 @@
 import { money, payWithin } from "../lib/format.js";
 import { isDeletable } from "../lib/orders.js";
 import { DeleteOrderButton, PayLink } from "./OrderButtons.jsx";
-import { StateBadge } from "./StateBadge.jsx";
+import { OrderState, StateBadge } from "./StateBadge.jsx";
 
 /** Payment cell: "Pay" while unpaid and held (when the server sends the order's `payUrl`: card
  * payments are on), with the time left; "Paid" with the transaction id once paid; the state
@@ -48,7 +48,7 @@ export function MyOrderRow({ number, order, payUrl, onDeleted }) {
         {isDeletable(order) ? (
           <DeleteOrderButton order={order} onDeleted={onDeleted} />
         ) : (
-          <StateBadge state={order.state} />
+          <OrderState order={order} />
         )}
       </td>
     </tr>

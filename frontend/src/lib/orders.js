@@ -2,6 +2,7 @@
 // refund ask "Are you sure?" first (AsyncButton's `confirm`).
 import { api } from "./api.js";
 import { breakdownRows } from "./breakdown.js";
+import { money } from "./format.js";
 import { notify } from "./toasts.jsx";
 
 /** Delete an unpaid order (its stock goes back). */
@@ -36,6 +37,13 @@ export function isDeletable(order) {
 /** Whether a shop admin can refund an order (paid and not refunded yet). */
 export function isRefundable(order) {
   return order.state === "pending" || order.state === "shipped";
+}
+
+/** What returns refunded of an order still shipped ("Refunded $15.00"), or null: an order
+ * refunded in full says so by its state. */
+export function partlyRefunded(order) {
+  if (order.state === "refunded" || !(Number(order.refunded) > 0)) return null;
+  return `Refunded ${money(order.refunded)}`;
 }
 
 /** An order's breakdown as a person reads it (lib/breakdown.js). */

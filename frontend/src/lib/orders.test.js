@@ -5,6 +5,7 @@ import {
   deleteOrder,
   isDeletable,
   isRefundable,
+  partlyRefunded,
   priceRows,
   refundOrder,
 } from "./orders.js";
@@ -115,5 +116,17 @@ describe("priceRows", () => {
       ["Tax", "$2.50"],
       ["Total", "$104.99"],
     ]);
+  });
+});
+
+describe("partlyRefunded", () => {
+  it("says what returns refunded of an order still shipped", () => {
+    expect(partlyRefunded({ state: "shipped", refunded: "15.00" })).toBe("Refunded $15.00");
+  });
+
+  it("says nothing before any refund, or once the state says refunded", () => {
+    expect(partlyRefunded({ state: "shipped", refunded: "0.00" })).toBeNull();
+    expect(partlyRefunded({ state: "pending" })).toBeNull();
+    expect(partlyRefunded({ state: "refunded", refunded: "45.00" })).toBeNull();
   });
 });
