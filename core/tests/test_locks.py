@@ -64,9 +64,9 @@ def test_a_transaction_waits_for_the_one_holding_the_same_name(second_name, wait
     assert events == expected
 
 
-@pytest.mark.postgres(reason="advisory locks are PostgreSQL's")
 def test_named_locks_take_holds_the_same_lock_as_a_named_lock_until_the_end():
-    """named_locks_take (for a caller with no row to read) takes the locks NamedLock does."""
+    """named_locks_take (for a caller with no row to read) takes the locks NamedLock does (on
+    SQLite, one write transaction at a time: the same order)."""
     held, release, events = threading.Event(), threading.Event(), []
 
     def first():

@@ -130,7 +130,9 @@ def test_approve_asks_for_the_carrier_and_the_tracking_number(site, admin):
     site.goto(f"/dashboard/orders/{booking.pk}")
     link = site.get_by_role("link", name="1Z999AA10123456784")
     expect(link).to_have_attribute("href", "https://www.ups.com/track?tracknum=1Z999AA10123456784")
-    expect(site.get_by_text("Shipped with UPS, tracking 1Z999AA10123456784")).to_be_visible()
+    expect(site.get_by_test_id("order-shipment")).to_have_text(
+        "Shipped with UPS, tracking 1Z999AA10123456784"
+    )
 
 
 def test_make_a_user_admin(site, admin):
