@@ -56,6 +56,7 @@ PART_LIST_FIELDS = (
     "part_number",
     "universal",
     "weight",
+    "brand",
     "category__slug",
     "category__name",
 )
@@ -138,6 +139,7 @@ def parts_low_on_stock() -> QuerySet[Part]:
         .only(*PART_LIST_FIELDS)
         .filter(available_quantity__lt=F("minimum_order_quantity"))
         .order_by("available_quantity", "name")
+        .prefetch_related("other_numbers")  # the Overview's lowStock parts show them
     )
 
 
