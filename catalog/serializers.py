@@ -121,7 +121,9 @@ PART_JSON_SECONDS = 300
 def with_other_numbers(parts: list[Part]) -> list[Part]:
     """Read the other numbers of a list of parts in one query (none for an empty list, none
     again for parts that have them already)."""
-    missing = [p for p in parts if "other_numbers" not in getattr(p, "_prefetched_objects_cache", {})]
+    missing = [
+        p for p in parts if "other_numbers" not in getattr(p, "_prefetched_objects_cache", {})
+    ]
     if missing:
         prefetch_related_objects(missing, "other_numbers")
     return parts
