@@ -15,7 +15,7 @@ from core.fields import required
 from . import images
 from .models import Category, Part, PartNumber
 from .search import SORTS, PartQuery
-from .selectors import vehicle_exists
+from .selectors import numbers_from_column, vehicle_exists
 from .stock import CHANGE_ZERO
 from .validators import validate_image_url
 
@@ -119,8 +119,9 @@ PART_JSON_SECONDS = 300
 
 
 def with_other_numbers(parts: list[Part]) -> list[Part]:
-    """Read the other numbers of a list of parts in one query (none for an empty list, none
-    again for parts that have them already)."""
+    """The other numbers of a list of parts: read with the parts (selectors'
+    with_numbers_column), else in one query (none for an empty list)."""
+    numbers_from_column(parts)
     missing = [
         p for p in parts if "other_numbers" not in getattr(p, "_prefetched_objects_cache", {})
     ]

@@ -113,3 +113,18 @@ def test_only_admins_set_numbers(anon, as_user):
     assert put(anon, part, NUMBERS).status_code == 401
     assert put(as_user, part, NUMBERS).status_code == 403
     assert not part.other_numbers.exists()
+
+
+def test_lists_read_other_numbers_without_a_query_per_part(
+    anon, as_admin, django_assert_max_num_queries
+):
+    for part in PartFactory.create_batch(5, available_quantity=0):
+        services.part_numbers_set(part=part, numbers=NUMBERS)
+    with django_assert_max_num_queries(1):
+        listed = anon.get("/api/allparts").json()
+    assert all(part["otherNumbers"] == NUMBERS for part in listed)
+    with django_assert_max_num_queries(2):  # the page and its parts' numbers (count kept)
+        found = anon.get("/api/allparts?q=kr77&limit=3").json()
+    assert len(found) == 3 and found[0]["otherNumbers"] == NUMBERS
+    low = as_admin.get("/api/stats").json()["lowStock"]
+    assert [part["otherNumbers"] for part in low] == [NUMBERS] * 5
