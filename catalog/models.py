@@ -111,6 +111,13 @@ class Part(models.Model):
         return reverse("part", args=[self.pk])
 
     @property
+    def numbers_shown(self) -> list["PartNumber"]:
+        """Its other numbers: those read with it (`numbers_read`, set by a list's one read:
+        catalog.selectors), else read now."""
+        read = getattr(self, "numbers_read", None)
+        return list(self.other_numbers.all()) if read is None else read
+
+    @property
     def is_out_of_stock(self) -> bool:
         """Fewer units left than the minimum order: it cannot be ordered now."""
         return self.available_quantity < self.minimum_order_quantity

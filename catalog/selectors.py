@@ -86,8 +86,8 @@ def with_numbers_column(parts: QuerySet[Part]) -> QuerySet[Part]:
 
 
 def numbers_from_column(parts: list[Part]) -> list[Part]:
-    """The other numbers read with each part (with_numbers_column) made its `other_numbers`,
-    as prefetch_related would have: `part.other_numbers.all()` asks the database nothing."""
+    """The other numbers read with each part (with_numbers_column) kept on it as
+    `numbers_read`, which Part.numbers_shown answers without asking the database."""
     for part in parts:
         column = getattr(part, NUMBERS_COLUMN, None)
         if column is None:
@@ -97,12 +97,7 @@ def numbers_from_column(parts: list[Part]) -> list[Part]:
             PartNumber(id=pk, part_id=part.pk, number=number, kind=kind, brand=brand)
             for pk, number, kind, brand in rows
         ]
-        found = PartNumber.objects.filter(part_id=part.pk)
-        found._result_cache, found._prefetch_done = numbers, True
-        part._prefetched_objects_cache = {
-            **getattr(part, "_prefetched_objects_cache", {}),
-            "other_numbers": found,
-        }
+        part.numbers_read = numbers
     return parts
 
 

@@ -4,7 +4,7 @@ import hashlib
 from decimal import Decimal
 
 from django.core.cache import caches
-from django.db.models import prefetch_related_objects
+from django.db.models import Prefetch, prefetch_related_objects
 from rest_framework import serializers
 from rest_framework.renderers import JSONRenderer
 
@@ -67,7 +67,7 @@ class PartOutputSerializer(serializers.ModelSerializer):
     category = CategoryOutputSerializer(allow_null=True)
     url = serializers.CharField(source="get_absolute_url", read_only=True)
     partNumber = serializers.CharField(source="part_number")
-    otherNumbers = PartNumberSerializer(source="other_numbers", many=True, read_only=True)
+    otherNumbers = PartNumberSerializer(source="numbers_shown", many=True, read_only=True)
 
     class Meta:
         model = Part
@@ -122,11 +122,9 @@ def with_other_numbers(parts: list[Part]) -> list[Part]:
     """The other numbers of a list of parts: read with the parts (selectors'
     with_numbers_column), else in one query (none for an empty list)."""
     numbers_from_column(parts)
-    missing = [
-        p for p in parts if "other_numbers" not in getattr(p, "_prefetched_objects_cache", {})
-    ]
+    missing = [p for p in parts if getattr(p, "numbers_read", None) is None]
     if missing:
-        prefetch_related_objects(missing, "other_numbers")
+        prefetch_related_objects(missing, Prefetch("other_numbers", to_attr="numbers_read"))
     return parts
 
 
@@ -199,7 +197,7 @@ def _json_key(part) -> str:
         None if category is None else (category.slug, category.name),
         part.part_number,
         part.brand,
-        tuple((n.number, n.kind, n.brand) for n in part.other_numbers.all()),
+        tuple((n.number, n.kind, n.brand) for n in part.numbers_shown),
         part.universal,
         part.weight,
     )
