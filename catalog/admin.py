@@ -10,7 +10,8 @@ from core.admin_history import RecordOnlyHistoryAdmin
 from core.errors import ShopError
 
 from . import images, selectors, services, stock
-from .models import Category, Fitment, Part, StockMovement, Vehicle
+from .models import Category, Fitment, Part, PartNumber, StockMovement, Vehicle
+from .serializers import NUMBER_REQUIRED, NUMBER_TWICE, normalise_number
 
 Reason = StockMovement.Reason
 
@@ -68,6 +69,37 @@ class FitmentInline(admin.TabularInline):
 
     def get_queryset(self, request):
         return super().get_queryset(request).select_related("vehicle")
+
+
+class PartNumberFormSet(forms.BaseInlineFormSet):
+    """No number twice on a part (compared as search compares them: no case, spaces or
+    dashes), said on the form rather than refused by the database."""
+
+    def clean(self):
+        super().clean()
+        seen = set()
+        for form in self.forms:
+            data = getattr(form, "cleaned_data", None) or {}
+            if not data or data.get("DELETE"):
+                continue
+            number = data.get("number", "")
+            key = normalise_number(number)
+            if not key:
+                form.add_error("number", NUMBER_REQUIRED)
+            elif key in seen:
+                form.add_error("number", NUMBER_TWICE.format(number=number))
+            seen.add(key)
+
+
+class PartNumberInline(admin.TabularInline):
+    """The part's other numbers: OEM, superseded, aftermarket, each with its brand."""
+
+    model = PartNumber
+    formset = PartNumberFormSet
+    fields = ["number", "kind", "brand"]
+    extra = 1
+    verbose_name = "other number"
+    verbose_name_plural = "also known as (other numbers)"
 
 
 @admin.register(Vehicle)
@@ -131,6 +163,7 @@ class PartAdminForm(forms.ModelForm):
             "minimum_order_quantity",
             "available_quantity",
             "part_number",
+            "brand",
             "universal",
             "weight",
         ]
@@ -163,16 +196,20 @@ class PartAdmin(RecordOnlyHistoryAdmin):
     ]
     list_filter = ["category", "universal", "created_at"]
     list_select_related = ["category"]
-    search_fields = ["name", "description", "part_number"]
+    search_fields = ["name", "description", "part_number", "brand", "other_numbers__number"]
 
     def get_inlines(self, request, obj):
         # A new part has no history; its fitment is added once it exists.
-        return [FitmentInline, StockMovementInline] if obj is not None else []
+        if obj is None:
+            return []
+        return [PartNumberInline, FitmentInline, StockMovementInline]
 
     def save_formset(self, request, form, formset, change):
         super().save_formset(request, form, formset, change)
         if formset.model is Fitment and formset.has_changed():
             services.fitment_changed(part_ids=[form.instance.pk])
+        if formset.model is PartNumber and formset.has_changed():
+            services.part_numbers_changed(part_ids=[form.instance.pk])
 
     def get_readonly_fields(self, request, obj=None):
         # A new part's first stock is typed in (kept as its "initial stock" movement); after

@@ -26,9 +26,12 @@ from .serializers import (
     CategoryCountSerializer,
     DeletedCountSerializer,
     PartInputSerializer,
+    PartNumberInputSerializer,
+    PartNumberSerializer,
     PartOutputSerializer,
     PartSearchInputSerializer,
     StockChangeInputSerializer,
+    numbers_clean,
     parts_json_body,
 )
 
@@ -91,7 +94,7 @@ class PartDetailApi(APIView):
     @extend_schema(responses={200: PartOutputSerializer, **errors(401, 404)})
     def get(self, request, pk):
         part = get_or_404(Part.objects.select_related("category"), pk)
-        return Response(PartOutputSerializer(part).data)
+        return Response(PartOutputSerializer(part).data)  # other numbers: a query of their own
 
     @extend_schema(
         request=PartInputSerializer,
@@ -166,6 +169,22 @@ class PartFitmentApi(APIView):
             part=part, universal=fields["universal"], vehicle_ids=fields["vehicles"]
         )
         return Response(fitment_body(part))
+
+
+class PartNumbersApi(APIView):
+    """PUT /api/allparts/{id}/numbers: the part's other numbers (OEM, superseded,
+    aftermarket), which replace the stored ones; 200 with them."""
+
+    permission_classes = [IsShopAdmin]
+
+    @extend_schema(
+        request=PartNumberInputSerializer(many=True),
+        responses={200: PartNumberSerializer(many=True), **errors(400, 401, 403, 404, 415)},
+    )
+    def put(self, request, pk):
+        part = get_or_404(Part.objects.only("id"), pk)
+        numbers = services.part_numbers_set(part=part, numbers=numbers_clean(request.data))
+        return Response(PartNumberSerializer(numbers, many=True).data)
 
 
 def fitment_body(part: Part) -> dict:

@@ -45,6 +45,8 @@ class Part(models.Model):
     # (no case, spaces or dashes: "12311mt4000"). The database computes the second from the first
     # on every write (services, bulk_create, admin, raw SQL alike), so the two never disagree.
     part_number = models.CharField(max_length=100, blank=True, default="")
+    # Who makes the part ("EBC", "NGK"); "" when not given.
+    brand = models.CharField(max_length=60, blank=True, default="", db_default="")
     part_number_normalised = models.GeneratedField(
         expression=Replace(Replace(Lower("part_number"), models.Value(" ")), models.Value("-")),
         output_field=models.CharField(max_length=100),
@@ -109,6 +111,13 @@ class Part(models.Model):
         return reverse("part", args=[self.pk])
 
     @property
+    def numbers_shown(self) -> list["PartNumber"]:
+        """Its other numbers: those read with it (`numbers_read`, set by a list's one read:
+        catalog.selectors), else read now."""
+        read = getattr(self, "numbers_read", None)
+        return list(self.other_numbers.all()) if read is None else read
+
+    @property
     def is_out_of_stock(self) -> bool:
         """Fewer units left than the minimum order: it cannot be ordered now."""
         return self.available_quantity < self.minimum_order_quantity
@@ -126,6 +135,54 @@ class Part(models.Model):
         if self.is_few_left:
             return f"Only {self.available_quantity} left"
         return "In stock"
+
+
+def normalised_number(field: str) -> Replace:
+    """The form search compares a part number in: no case, spaces or dashes."""
+    return Replace(Replace(Lower(field), models.Value(" ")), models.Value("-"))
+
+
+class PartNumber(models.Model):
+    """Another number the same part is known by: the maker's (OEM) number, one it replaced
+    (superseded), another maker's (aftermarket). Search finds the part by any of them."""
+
+    class Kind(models.TextChoices):
+        OEM = "oem", "OEM"
+        SUPERSEDED = "superseded", "Superseded"
+        AFTERMARKET = "aftermarket", "Aftermarket"
+
+    part = models.ForeignKey(
+        Part, on_delete=models.CASCADE, related_name="other_numbers", db_index=False
+    )
+    number = models.CharField(max_length=100)
+    kind = models.CharField(max_length=20, choices=Kind.choices)
+    brand = models.CharField(max_length=60, blank=True, default="")
+    # As Part.part_number_normalised: written by the database on every write.
+    number_normalised = models.GeneratedField(
+        expression=normalised_number("number"),
+        output_field=models.CharField(max_length=100),
+        db_persist=True,
+    )
+
+    class Meta:
+        ordering = ["id"]
+        constraints = [
+            # Also the index of a part's numbers (it leads with the part).
+            models.UniqueConstraint(
+                fields=["part", "number_normalised"], name="catalog_partnumber_unique"
+            ),
+        ]
+        indexes = [
+            # Equality and prefix (LIKE 'x%') lookups of a searched number.
+            models.Index(
+                fields=["number_normalised"],
+                name="catalog_partnumber_number",
+                opclasses=["varchar_pattern_ops"],
+            ),
+        ]
+
+    def __str__(self):
+        return f"{self.number} ({self.get_kind_display()})"
 
 
 class Vehicle(models.Model):

@@ -8,7 +8,8 @@ by the database (`Part.search_vector`, migration 0005), with a GIN index; a part
 any of the words is in it (its rank is above 0), ranked by `ts_rank` of all the words. On SQLite (the embedded default) each word is
 matched as a substring of the name, the category or the description, name matches first.
 Either way `q` also matches part numbers without case, spaces or dashes (the database keeps
-that form of each, `Part.part_number_normalised`): an exact one first, then those it begins.
+that form of each, `Part.part_number_normalised`), and a part's other numbers alike
+(`PartNumber.number_normalised`): an exact one first, then those it begins.
 
 `part_queryset` says what a search is, as a QuerySet (the rules, and SQLite's search). On
 PostgreSQL `part_search` reads the same rows in the same order by SQL written here once
@@ -39,7 +40,7 @@ from django.db.models.expressions import RawSQL
 from core.paging import Rows
 
 from . import selectors
-from .models import Category, Part
+from .models import Category, Part, PartNumber
 from .selectors import PART_LIST_FIELDS
 
 SORTS = {
@@ -186,9 +187,16 @@ def _matching(parts: QuerySet[Part], query: PartQuery) -> QuerySet[Part]:
 
 
 # A part number matches when it is the one asked for, or (from PREFIX_FROM characters on)
-# begins with it: equality and LIKE 'x%' on the varchar_pattern_ops index.
+# begins with it: equality and LIKE 'x%' on the varchar_pattern_ops index. So does any of
+# the part's other numbers (PartNumber): their parts gathered once into an array (an
+# InitPlan, on that table's own index of the normalised number), found by the primary key.
 _NUMBER = '"catalog_part"."part_number_normalised"'
-_NUMBER_RANK = f"CASE WHEN {_NUMBER} = %s THEN {EXACT_NUMBER} ELSE {NUMBER_PREFIX} END"
+_OTHER = (
+    '"catalog_part"."id" = ANY(ARRAY(SELECT "catalog_partnumber"."part_id"'
+    ' FROM "catalog_partnumber" WHERE "catalog_partnumber"."number_normalised" {} %s))'
+)
+_EXACT = f"({_NUMBER} = %s OR {_OTHER.format('=')})"
+_PREFIX = f"({_NUMBER} LIKE %s OR {_OTHER.format('LIKE')})"
 
 
 def _rank(query: PartQuery) -> tuple[str, list]:
@@ -196,15 +204,23 @@ def _rank(query: PartQuery) -> tuple[str, list]:
     text = " ".join(query.words)
     if not query.part_number:
         return _RANK, [text]
-    number_match, params = _number_match(query)
-    rank = f"(CASE WHEN {number_match} THEN {_NUMBER_RANK} ELSE 0 END + {_RANK})"
-    return rank, [*params, query.part_number, text]
+    number, prefix = query.part_number, query.number_prefix
+    if prefix:
+        number_rank = (
+            f"CASE WHEN {_EXACT} THEN {EXACT_NUMBER} WHEN {_PREFIX} THEN {NUMBER_PREFIX} ELSE 0 END"
+        )
+        params = [number, number, prefix, prefix]
+    else:
+        number_rank = f"CASE WHEN {_EXACT} THEN {EXACT_NUMBER} ELSE 0 END"
+        params = [number, number]
+    return f"({number_rank} + {_RANK})", [*params, text]
 
 
 def _number_match(query: PartQuery) -> tuple[str, list]:
-    if query.number_prefix:
-        return f"({_NUMBER} = %s OR {_NUMBER} LIKE %s)", [query.part_number, query.number_prefix]
-    return f"{_NUMBER} = %s", [query.part_number]
+    number, prefix = query.part_number, query.number_prefix
+    if prefix:
+        return f"({_EXACT} OR {_PREFIX})", [number, number, prefix, prefix]
+    return _EXACT, [number, number]
 
 
 def _match(query: PartQuery) -> tuple[str, list]:
@@ -229,8 +245,13 @@ def _matching_substrings(parts: QuerySet[Part], query: PartQuery) -> QuerySet[Pa
         )
         in_name &= Q(name__icontains=stem)
     number = query.part_number
-    exact = Q(part_number_normalised=number) if number else Q(pk__in=[])
-    prefix = Q(part_number_normalised__startswith=number) if query.number_prefix else Q(pk__in=[])
+    exact, prefix = Q(pk__in=[]), Q(pk__in=[])
+    if number:
+        exact = Q(part_number_normalised=number) | Q(pk__in=_other(number_normalised=number))
+    if query.number_prefix:
+        prefix = Q(part_number_normalised__startswith=number) | Q(
+            pk__in=_other(number_normalised__startswith=number)
+        )
     return parts.filter(in_any | exact | prefix).annotate(
         rank=Case(
             When(exact, then=Value(EXACT_NUMBER)),
@@ -240,6 +261,11 @@ def _matching_substrings(parts: QuerySet[Part], query: PartQuery) -> QuerySet[Pa
             output_field=IntegerField(),
         )
     )
+
+
+def _other(**lookup) -> QuerySet:
+    """The ids of the parts with another number like this."""
+    return PartNumber.objects.filter(**lookup).values("part_id")
 
 
 def _stem(word: str) -> str:

@@ -1,10 +1,11 @@
 """Reads of the catalog."""
 
 import functools
+import json
 from collections.abc import Collection
 
 from django.core.paginator import Paginator
-from django.db import transaction
+from django.db import connection, transaction
 from django.db.models import Count, F, Q, QuerySet
 from django.db.models.expressions import RawSQL
 from django.db.transaction import TransactionManagementError
@@ -14,7 +15,7 @@ from core.caching.statements import Statement, stand_in_numbers
 from core.paging import ListPage, page_number
 from core.paging import page_of as _page_of
 
-from .models import Category, Part, StockMovement, Vehicle
+from .models import Category, Part, PartNumber, StockMovement, Vehicle
 
 # What is kept in the cache, and the writes that make it stale (catalog.services, catalog.stock
 # bump these versions; docs/features.md, "Caching"):
@@ -56,6 +57,7 @@ PART_LIST_FIELDS = (
     "part_number",
     "universal",
     "weight",
+    "brand",
     "category__slug",
     "category__name",
 )
@@ -63,8 +65,44 @@ CARD_FIELDS = PART_LIST_FIELDS[:9]  # what a card shows (no category)
 PARTS_PER_PAGE = 24
 
 
+# A part's other numbers as one column of its row (JSON text: [[id, number, kind, brand], …]),
+# so a list of parts reads them without a query of its own.
+_NUMBERS_COLUMN = {
+    "postgresql": (
+        "(SELECT COALESCE(json_agg(json_build_array(n.id, n.number, n.kind, n.brand)), '[]')"
+        ' ::text FROM "catalog_partnumber" n WHERE n."part_id" = "catalog_part"."id")'
+    ),
+    "sqlite": (
+        "(SELECT COALESCE(json_group_array(json_array(n.id, n.number, n.kind, n.brand)), '[]')"
+        ' FROM "catalog_partnumber" n WHERE n."part_id" = "catalog_part"."id")'
+    ),
+}
+NUMBERS_COLUMN = "other_numbers_json"
+
+
+def with_numbers_column(parts: QuerySet[Part]) -> QuerySet[Part]:
+    """`parts` each with its other numbers in a column (numbers_from_column reads it)."""
+    return parts.annotate(**{NUMBERS_COLUMN: RawSQL(_NUMBERS_COLUMN[connection.vendor], ())})
+
+
+def numbers_from_column(parts: list[Part]) -> list[Part]:
+    """The other numbers read with each part (with_numbers_column) kept on it as
+    `numbers_read`, which Part.numbers_shown answers without asking the database."""
+    for part in parts:
+        column = getattr(part, NUMBERS_COLUMN, None)
+        if column is None:
+            continue
+        rows = sorted(json.loads(column) if isinstance(column, str) else column)
+        numbers = [
+            PartNumber(id=pk, part_id=part.pk, number=number, kind=kind, brand=brand)
+            for pk, number, kind, brand in rows
+        ]
+        part.numbers_read = numbers
+    return parts
+
+
 def _parts_newest_first() -> QuerySet[Part]:
-    return (
+    return with_numbers_column(
         Part.objects.select_related("category")
         .only(*PART_LIST_FIELDS)
         .order_by("-created_at", "-id")
@@ -133,7 +171,7 @@ def newest_parts(limit: int) -> list[Part]:
 
 def parts_low_on_stock() -> QuerySet[Part]:
     """Parts that can no longer be ordered: fewer units left than their minimum order."""
-    return (
+    return with_numbers_column(
         Part.objects.select_related("category")
         .only(*PART_LIST_FIELDS)
         .filter(available_quantity__lt=F("minimum_order_quantity"))
@@ -144,7 +182,9 @@ def parts_low_on_stock() -> QuerySet[Part]:
 def low_stock_parts() -> list[Part]:
     """parts_low_on_stock, kept until a part changes (the owner's Overview)."""
     return versions.get_or_set(
-        "catalog:low-stock", lambda: list(parts_low_on_stock()), names=[PARTS]
+        "catalog:low-stock",
+        lambda: numbers_from_column(list(parts_low_on_stock())),
+        names=[PARTS],
     )
 
 

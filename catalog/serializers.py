@@ -4,6 +4,7 @@ import hashlib
 from decimal import Decimal
 
 from django.core.cache import caches
+from django.db.models import Prefetch, prefetch_related_objects
 from rest_framework import serializers
 from rest_framework.renderers import JSONRenderer
 
@@ -12,9 +13,9 @@ from core.caching.versions import LOCAL
 from core.fields import required
 
 from . import images
-from .models import Category, Part
+from .models import Category, Part, PartNumber
 from .search import SORTS, PartQuery
-from .selectors import vehicle_exists
+from .selectors import numbers_from_column, vehicle_exists
 from .stock import CHANGE_ZERO
 from .validators import validate_image_url
 
@@ -34,6 +35,14 @@ STOCK_WHOLE = "Available quantity must be a whole number"
 STOCK_TOO_HIGH = "Available quantity can be at most 1,000,000,000"
 CATEGORY_UNKNOWN = "Choose one of the shop's categories"
 PART_NUMBER_TOO_LONG = "Part number can be at most 100 characters"
+BRAND_TOO_LONG = "Brand can be at most 60 characters"
+NUMBERS_NOT_A_LIST = 'Send a list of numbers, each {"number", "kind", "brand"}'
+NUMBERS_TOO_MANY = "A part can have at most 100 other numbers"
+NUMBER_REQUIRED = "Number is required"
+NUMBER_TOO_LONG = "Number can be at most 100 characters"
+NUMBER_TWICE = "{number} is listed twice"
+KIND_UNKNOWN = "Kind must be one of: oem, superseded, aftermarket"
+MAX_OTHER_NUMBERS = 100
 WEIGHT_WHOLE = "Weight must be a whole number of grams"
 WEIGHT_NEGATIVE = "Weight can't be negative"
 WEIGHT_TOO_HIGH = "Weight can be at most 1,000,000 g (1 tonne)"
@@ -44,6 +53,12 @@ class CategoryOutputSerializer(serializers.Serializer):
     name = serializers.CharField()
 
 
+class PartNumberSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = PartNumber
+        fields = ["number", "kind", "brand"]
+
+
 class PartOutputSerializer(serializers.ModelSerializer):
     _id = serializers.IntegerField(source="pk", read_only=True)
     minimumOrderQuantity = serializers.IntegerField(source="minimum_order_quantity")
@@ -52,6 +67,7 @@ class PartOutputSerializer(serializers.ModelSerializer):
     category = CategoryOutputSerializer(allow_null=True)
     url = serializers.CharField(source="get_absolute_url", read_only=True)
     partNumber = serializers.CharField(source="part_number")
+    otherNumbers = PartNumberSerializer(source="numbers_shown", many=True, read_only=True)
 
     class Meta:
         model = Part
@@ -66,6 +82,8 @@ class PartOutputSerializer(serializers.ModelSerializer):
             "category",
             "url",
             "partNumber",
+            "brand",
+            "otherNumbers",
             "universal",
             "weight",
         ]
@@ -81,6 +99,8 @@ def parts_json_body(parts, *, fits: bool = False) -> bytes:
     renderer writes a list as its items joined by commas, with no spaces). `fits`: each part
     also says "fits": true (a list for one bike holds only parts that fit it)."""
     local = caches[LOCAL]
+    parts = list(parts)
+    with_other_numbers(parts)
     keys = [_json_key(part) for part in parts]
     kept = local.get_many(keys)
     made = {
@@ -98,6 +118,71 @@ def parts_json_body(parts, *, fits: bool = False) -> bytes:
 PART_JSON_SECONDS = 300
 
 
+def with_other_numbers(parts: list[Part]) -> list[Part]:
+    """The other numbers of a list of parts: read with the parts (selectors'
+    with_numbers_column), else in one query (none for an empty list)."""
+    numbers_from_column(parts)
+    missing = [p for p in parts if getattr(p, "numbers_read", None) is None]
+    if missing:
+        prefetch_related_objects(missing, Prefetch("other_numbers", to_attr="numbers_read"))
+    return parts
+
+
+def numbers_clean(data) -> list[dict]:
+    """PUT /api/allparts/{id}/numbers' body (and the Edit part form's, import_numbers' rows):
+    a list of {"number", "kind", "brand"}, no number twice (whatever its case, spaces and
+    dashes). A ValidationError names the field that is wrong."""
+    if not isinstance(data, list):
+        raise serializers.ValidationError({"numbers": [NUMBERS_NOT_A_LIST]})
+    if len(data) > MAX_OTHER_NUMBERS:
+        raise serializers.ValidationError({"numbers": [NUMBERS_TOO_MANY]})
+    cleaned, seen = [], set()
+    for item in data:
+        if not isinstance(item, dict):
+            raise serializers.ValidationError({"numbers": [NUMBERS_NOT_A_LIST]})
+        one = PartNumberInputSerializer(data=item)
+        one.is_valid(raise_exception=True)
+        number = one.validated_data
+        key = normalise_number(number["number"])
+        if key in seen:
+            raise serializers.ValidationError(
+                {"number": [NUMBER_TWICE.format(number=number["number"])]}
+            )
+        seen.add(key)
+        cleaned.append(number)
+    return cleaned
+
+
+def normalise_number(number: str) -> str:
+    """As the database normalises part numbers: no case, spaces or dashes."""
+    return number.lower().replace(" ", "").replace("-", "")
+
+
+class PartNumberInputSerializer(serializers.Serializer):
+    """One of a part's other numbers."""
+
+    number = serializers.CharField(
+        max_length=100,
+        error_messages={**required(NUMBER_REQUIRED), "max_length": NUMBER_TOO_LONG},
+    )
+    kind = serializers.ChoiceField(
+        choices=PartNumber.Kind.choices,
+        error_messages=dict.fromkeys(("required", "null", "invalid_choice"), KIND_UNKNOWN),
+    )
+    brand = serializers.CharField(
+        max_length=60,
+        required=False,
+        allow_blank=True,
+        default="",
+        error_messages={"max_length": BRAND_TOO_LONG},
+    )
+
+    def validate_number(self, value):
+        if not normalise_number(value):
+            raise serializers.ValidationError(NUMBER_REQUIRED)
+        return value
+
+
 def _json_key(part) -> str:
     """PartOutputSerializer's fields of `part`, as a key."""
     category = part.category
@@ -111,6 +196,8 @@ def _json_key(part) -> str:
         part.available_quantity,
         None if category is None else (category.slug, category.name),
         part.part_number,
+        part.brand,
+        tuple((n.number, n.kind, n.brand) for n in part.numbers_shown),
         part.universal,
         part.weight,
     )
@@ -192,6 +279,12 @@ class PartInputSerializer(serializers.Serializer):
         required=False,
         allow_blank=True,
         error_messages={"max_length": PART_NUMBER_TOO_LONG},
+    )
+    brand = serializers.CharField(
+        max_length=60,
+        required=False,
+        allow_blank=True,
+        error_messages={"max_length": BRAND_TOO_LONG},
     )
     universal = serializers.BooleanField(required=False)
     weight = serializers.IntegerField(

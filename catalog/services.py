@@ -6,7 +6,7 @@ from django.db import transaction
 from core.caching import versions
 
 from . import images, stock
-from .models import Category, Fitment, Part, Vehicle
+from .models import Category, Fitment, Part, PartNumber, Vehicle
 from .selectors import CATALOG, CATEGORIES, FITMENT, PARTS, VEHICLES, part_version
 from .signals import part_deleting
 
@@ -27,6 +27,7 @@ def part_create(
     description: str = "",
     category: Category | None = None,
     part_number: str = "",
+    brand: str = "",
     universal: bool = False,
     weight: int = 0,
     image: images.CleanImage | None = None,
@@ -45,6 +46,7 @@ def part_create(
         img=img,
         description=description,
         part_number=part_number,
+        brand=brand,
         universal=universal,
         weight=weight,
     )
@@ -84,6 +86,32 @@ def part_delete(*, part: Part) -> None:
     pk = part.pk
     part.delete()
     versions.bump(part_version(pk), PARTS, CATALOG)
+
+
+@transaction.atomic
+def part_numbers_set(*, part: Part, numbers: list[dict]) -> list[PartNumber]:
+    """The part's other numbers are exactly these (each a dict of number, kind and brand, no
+    two the same once normalised: catalog.serializers.numbers_clean): the stored ones are
+    replaced. Search finds parts by them, so the catalog's lists are stale too."""
+    PartNumber.objects.filter(part=part).delete()
+    made = PartNumber.objects.bulk_create(
+        [
+            PartNumber(part=part, number=n["number"], kind=n["kind"], brand=n.get("brand", ""))
+            for n in numbers
+        ]
+    )
+    part_numbers_changed(part_ids=[part.pk])
+    return made
+
+
+def part_numbers_changed(*, part_ids) -> None:
+    """Other numbers of these parts were written outside part_numbers_set (Django admin's
+    inline, import_numbers' bulk insert): their pages, the lists and searches are stale."""
+    part_ids = set(part_ids)
+    if len(part_ids) > MANY_PARTS:
+        versions.bump(CATEGORIES, PARTS, CATALOG)
+    else:
+        versions.bump(*(part_version(pk) for pk in part_ids), PARTS, CATALOG)
 
 
 def category_get_or_create(*, name: str, slug: str) -> Category:

@@ -7,6 +7,7 @@ from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
+from rest_framework.exceptions import ValidationError
 
 from core.api import get_or_404
 from core.caching import versions
@@ -25,7 +26,7 @@ from .fitment_serializers import (
     FitmentRowInputSerializer,
     unknown_bike,
 )
-from .models import Part
+from .models import Part, PartNumber
 from .search import SORT_LABELS, kept_count, part_search
 from .serializers import (
     PartEditSerializer,
@@ -33,6 +34,7 @@ from .serializers import (
     PartOutputSerializer,
     PartSearchInputSerializer,
     StockChangeInputSerializer,
+    numbers_clean,
 )
 
 SEARCH_FIELDS = ("q", "category", "minPrice", "maxPrice", "inStock", "sort", "fits")
@@ -92,7 +94,7 @@ def part(request, pk):
     """A part's public page: details, part number, stock, the way to order it, the bikes it
     fits (kept with the page: a change of fitment bumps the part's version), and its
     schema.org data."""
-    part = get_or_404(Part.objects.select_related("category"), pk)
+    part = get_or_404(Part.objects.select_related("category").prefetch_related("other_numbers"), pk)
     fitment = [] if part.universal else selectors.fitment_lines(selectors.part_vehicles(part_id=pk))
     garage.with_fit_badges([part], garage.garage_active_for(request))
     context = {"part": part, "product": product_ld(part), "fitment": fitment}
@@ -182,10 +184,14 @@ def edit_part(request, pk):
     part = get_or_404(Part.objects.select_related("category"), pk)
     if request.method == "POST" and request.POST.get("form") == "fitment":
         return edit_fitment(request, part)
+    if request.method == "POST" and request.POST.get("form") == "numbers":
+        return edit_numbers(request, part)
 
     def save(data):
         if "partNumber" in request.POST:  # an emptied box clears it (a blank is "not given")
             data.setdefault("part_number", "")
+        if "brand" in request.POST:  # an emptied box clears it
+            data.setdefault("brand", "")
         if "weight" in request.POST:  # an emptied box is 0, "not given"
             data.setdefault("weight", 0)
         services.part_update(part=part, **data)
@@ -202,9 +208,23 @@ def edit_part(request, pk):
     return edit_part_page(request, part, context)
 
 
-def edit_part_page(request, part: Part, context: dict, fitment: dict | None = None):
+NUMBERS_UPDATED = "Other numbers updated"
+EMPTY_NUMBER_ROWS = 3  # rows to type new numbers in
+
+
+def edit_part_page(
+    request, part: Part, context: dict, fitment: dict | None = None, numbers: dict | None = None
+):
     vehicles = selectors.part_vehicles(part_id=part.pk)
+    if numbers is None:
+        rows = [
+            {"number": n.number, "kind": n.kind, "brand": n.brand} for n in part.other_numbers.all()
+        ]
+        numbers = {"rows": rows, "errors": {}}
+    numbers["rows"] = numbers["rows"] + [{}] * EMPTY_NUMBER_ROWS
     context.update(
+        numbers=numbers,
+        kinds=PartNumber.Kind.choices,
         part=part,
         categories=selectors.category_list(),
         fitment_rows=[
@@ -246,6 +266,28 @@ def edit_fitment(request, part: Part):
     return redirect(request.path)
 
 
+def edit_numbers(request, part: Part):
+    """ "Also known as" on Edit part: the part's other numbers, one row each (number, kind,
+    brand; a row without a number is left out), replacing the stored ones by the API's rules."""
+    post = request.POST
+    rows = [
+        {"number": number, "kind": kind, "brand": brand}
+        for number, kind, brand in zip(
+            post.getlist("number"), post.getlist("kind"), post.getlist("brand"), strict=False
+        )
+        if number.strip()
+    ]
+    try:
+        cleaned = numbers_clean(rows)
+    except ValidationError as invalid:
+        context = {"values": part_form_values(part), "errors": {}}
+        numbers = {"rows": rows, "errors": invalid.detail}
+        return edit_part_page(request, part, context, numbers=numbers)
+    services.part_numbers_set(part=part, numbers=cleaned)
+    messages.success(request, NUMBERS_UPDATED)
+    return redirect(request.path)
+
+
 def confirm_new(request, errors: dict[str, list[str]]) -> str:
     """ "Add a new bike: Zundapp KS 50" when "Add" was refused for making a bike the shop does
     not know: the editor then shows it as a box to tick (the script asks with confirm())."""
@@ -265,6 +307,7 @@ def part_form_values(part: Part) -> dict:
         "img": part.img,
         "category": part.category.slug if part.category else "",
         "partNumber": part.part_number,
+        "brand": part.brand,
         "weight": part.weight,
     }
 

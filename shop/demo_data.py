@@ -57,6 +57,28 @@ CATEGORIES = {
     "tyres": "Tyres",
 }
 
+# Other numbers of some demo parts (catalog.services.part_numbers_set), by the part's name:
+# the maker's (OEM), older ones replaced (superseded), other makers' (aftermarket).
+OTHER_NUMBERS = {
+    "Sintered HH Front Brake Pads": [
+        {"number": "1WD-W0045-00", "kind": "oem", "brand": "Yamaha"},
+        {"number": "SBS 634HF", "kind": "aftermarket", "brand": "SBS"},
+    ],
+    "Iridium Spark Plug CR9EIX": [
+        {"number": "31916-MKC-A01", "kind": "oem", "brand": "Honda"},
+        {"number": "IU27D", "kind": "aftermarket", "brand": "Denso"},
+    ],
+    "Spin-On Oil Filter HF204": [
+        {"number": "15410-MFJ-D02", "kind": "oem", "brand": "Honda"},
+        {"number": "15410-MFJ-D01", "kind": "superseded", "brand": "Honda"},
+        {"number": "KN-204", "kind": "aftermarket", "brand": "K&N"},
+    ],
+    "12 V AGM Battery YTX9-BS": [
+        {"number": "GTX9-BS", "kind": "aftermarket", "brand": "GS Yuasa"},
+    ],
+}
+
+
 # Keyword arguments of catalog.services.part_create (with the category's slug), in the order
 # the shop should list them, each with its real weight (grams, for shipping by weight). The
 # bikes each fits: shop/demo_fitment.py.
@@ -71,6 +93,7 @@ PARTS = (
         "minimum_order_quantity": 1,
         "available_quantity": 24,
         "part_number": "APX-320-FL01",
+        "brand": "Galfer",
         "weight": 1150,  # grams
     },
     {
@@ -83,6 +106,7 @@ PARTS = (
         "minimum_order_quantity": 1,
         "available_quantity": 35,
         "part_number": "CK520-1545",
+        "brand": "DID",
         "weight": 2900,  # grams
     },
     {
@@ -95,6 +119,7 @@ PARTS = (
         "minimum_order_quantity": 1,
         "available_quantity": 40,
         "part_number": "LH-7R-HALO",
+        "brand": "Highsider",
         "weight": 1300,  # grams
         "universal": True,  # fits every bike
     },
@@ -108,6 +133,7 @@ PARTS = (
         "minimum_order_quantity": 2,
         "available_quantity": 180,
         "part_number": "FA252HH",
+        "brand": "EBC",
         "weight": 180,  # grams
     },
     {
@@ -120,6 +146,7 @@ PARTS = (
         "minimum_order_quantity": 1,
         "available_quantity": 15,
         "part_number": "SO-51-SS2",
+        "brand": "LeoVince",
         "weight": 2400,  # grams
     },
     {
@@ -132,6 +159,7 @@ PARTS = (
         "minimum_order_quantity": 1,
         "available_quantity": 12,
         "part_number": "PB-330-RS",
+        "brand": "YSS",
         "weight": 2200,  # grams
     },
     {
@@ -144,6 +172,7 @@ PARTS = (
         "minimum_order_quantity": 1,
         "available_quantity": 48,
         "part_number": "SR-18055-17",
+        "brand": "Pirelli",
         "weight": 6300,  # grams
     },
     {
@@ -156,6 +185,7 @@ PARTS = (
         "minimum_order_quantity": 2,
         "available_quantity": 90,
         "part_number": "CF-54-HF",
+        "brand": "K&N",
         "weight": 250,  # grams
     },
     {
@@ -168,6 +198,7 @@ PARTS = (
         "minimum_order_quantity": 4,
         "available_quantity": 400,
         "part_number": "CR9EIX",
+        "brand": "NGK",
         "weight": 45,  # grams
     },
     {
@@ -180,6 +211,7 @@ PARTS = (
         "minimum_order_quantity": 6,
         "available_quantity": 520,
         "part_number": "HF204",
+        "brand": "HiFlo",
         "weight": 300,  # grams
     },
     {
@@ -192,6 +224,7 @@ PARTS = (
         "minimum_order_quantity": 1,
         "available_quantity": 70,
         "part_number": "YTX9-BS",
+        "brand": "Yuasa",
         "weight": 3000,  # grams
     },
     {
@@ -204,6 +237,7 @@ PARTS = (
         "minimum_order_quantity": 1,
         "available_quantity": 60,
         "part_number": "CL-CNC-41",
+        "brand": "Puig",
         "weight": 120,  # grams
     },
     {
@@ -216,6 +250,7 @@ PARTS = (
         "minimum_order_quantity": 2,
         "available_quantity": 150,
         "part_number": "HG-22-DC",
+        "brand": "Oxford",
         "weight": 200,  # grams
         "universal": True,  # fits every bike
     },
@@ -229,6 +264,7 @@ PARTS = (
         "minimum_order_quantity": 2,
         "available_quantity": 85,
         "part_number": "MR-OV-M10",
+        "brand": "Oxford",
         "weight": 500,  # grams
         "universal": True,  # fits every bike
     },

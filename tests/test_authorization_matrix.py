@@ -282,6 +282,10 @@ API = {
     ("PUT", "/api/allparts/{id}/fitment"): Api(
         401, 403, 403, 200, on="part", body=lambda w: {"universal": True, "vehicles": []}
     ),
+    # A part's other numbers (admins set them; every <part> shows them)
+    ("PUT", "/api/allparts/{id}/numbers"): Api(
+        401, 403, 403, 200, on="part", body=lambda w: [{"number": "X-1", "kind": "oem"}]
+    ),
     # Orders: other users' orders are not found, not forbidden (their existence is not told).
     ("GET", "/api/booking"): Api(401, 200, 403, 200, query=lambda w: {"email": w.user.email}),
     ("POST", "/api/booking"): Api(401, 201, 201, 201, body=order),

@@ -175,6 +175,24 @@ def test_csv_takes_part_numbers_and_universal(db, tmp_path):
     ]
 
 
+def test_csv_takes_brands(db, tmp_path):
+    path = write(
+        tmp_path,
+        "parts.csv",
+        HEADER.strip()
+        + ",brand\nPads,,,30,1,5,EBC\nPlug,,,9,1,5,\nBolt,,,2,1,5,"
+        + "b" * 61
+        + "\n",
+    )
+    out, err = import_parts(path)
+    assert out == "Imported 2 parts; 1 row rejected.\n"
+    assert err == f"line 4: brand: {rules.BRAND_TOO_LONG}\n"
+    assert list(Part.objects.order_by("name").values_list("name", "brand")) == [
+        ("Pads", "EBC"),
+        ("Plug", ""),
+    ]
+
+
 def test_csv_takes_weights_in_grams(db, tmp_path):
     path = write(
         tmp_path,

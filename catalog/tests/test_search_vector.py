@@ -73,7 +73,9 @@ def test_a_deleted_category_leaves_its_parts_found_by_their_own_words(anon, exha
     assert found(anon, "short") == ["Link pipe"]
 
 
-NO_INLINE_CHANGES = {  # the fitment inline (none), the stock history (read-only)
+NO_INLINE_CHANGES = {  # other numbers and fitment (none), the stock history (read-only)
+    "other_numbers-TOTAL_FORMS": "0",
+    "other_numbers-INITIAL_FORMS": "0",
     "fitments-TOTAL_FORMS": "0",
     "fitments-INITIAL_FORMS": "0",
     "stock_movements-TOTAL_FORMS": "1",

@@ -35,6 +35,7 @@ NOT_SHOWN = {  # category: its own test
     "part_number",
     "part_number_normalised",
     "universal",
+    "brand",  # the part page's, not a card's
 }
 
 

@@ -172,6 +172,7 @@ def test_add_product_has_the_specs_heading_fields_and_button(as_admin_page):
         "image": ("input", "file"),
         "weight": ("input", "number"),
         "partNumber": ("input", "text"),
+        "brand": ("input", "text"),
     }
     assert form["price"]["step"] == "0.01"
     assert all(label_of(response, name) for name in VALID)

@@ -58,6 +58,7 @@ PART_FIELDS = [
     "category",
     "weight",
     "partNumber",
+    "brand",
 ]
 
 
@@ -68,7 +69,7 @@ def test_add_parts_and_edit_part_show_their_fields_in_one_order(admin):
     edited = field_names(admin.get(f"/dashboard/parts/{part.pk}/edit"))
 
     assert added == PART_FIELDS
-    part_form = edited[: edited.index("form")]  # then "Fits these bikes"' own forms
+    part_form = edited[: edited.index("form")]  # then "Also known as", "Fits these bikes"
     assert part_form == [name for name in PART_FIELDS if name != "availableQuantity"]
 
 

@@ -13,7 +13,7 @@ from django.core.management import call_command
 from accounts.models import User
 from accounts.tests.factories import UserFactory
 from catalog.models import Category, Part
-from catalog.serializers import PartInputSerializer
+from catalog.serializers import PartInputSerializer, numbers_clean
 from catalog.tests.factories import PartFactory
 from core import background
 from orders.models import Booking
@@ -59,6 +59,17 @@ def test_seeds_parts_reviews_and_accounts(db, debug_on):
     assert shopper.role == User.Role.USER
     assert not (shopper.is_staff or shopper.is_superuser)
     assert shopper.check_password(demo_data.USER.password)
+
+
+def test_demo_parts_get_brands_and_other_numbers_once(db):
+    call_command("seed_demo", stdout=StringIO())
+    filter_ = Part.objects.get(name="Spin-On Oil Filter HF204")
+    assert filter_.brand == "HiFlo"
+    kinds = list(filter_.other_numbers.values_list("number", "kind"))
+    assert ("15410-MFJ-D01", "superseded") in kinds
+    call_command("seed_demo", stdout=StringIO())
+    assert filter_.other_numbers.count() == len(kinds)
+    assert set(demo_data.OTHER_NUMBERS) <= set(Part.objects.values_list("name", flat=True))
 
 
 def test_every_part_is_on_a_category(db):
@@ -243,10 +254,13 @@ def test_demo_parts_pass_the_api_rules(part):
         "minimumOrderQuantity": part["minimum_order_quantity"],
         "availableQuantity": part["available_quantity"],
         "partNumber": part["part_number"],
+        "brand": part["brand"],
         "weight": part["weight"],
     }
     serializer = PartInputSerializer(data=data)
     assert serializer.is_valid(), serializer.errors
+    assert part["brand"]  # a real maker's name
+    numbers_clean(demo_data.OTHER_NUMBERS.get(part["name"], []))  # the API's rules
     assert part["available_quantity"] >= part["minimum_order_quantity"]
     assert part["weight"] > 0  # a real weight, not "not given"
 

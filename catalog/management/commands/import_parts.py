@@ -18,6 +18,7 @@ FIELDS = (
     "minimumOrderQuantity",
     "availableQuantity",
     "partNumber",
+    "brand",
     "universal",
     "weight",
 )

@@ -22,6 +22,7 @@ from catalog.services import (
     category_get_or_create,
     fitment_set,
     part_create,
+    part_numbers_set,
     part_update,
     vehicle_get_or_create,
 )
@@ -156,7 +157,17 @@ def parts_seed() -> int:
             part_update(part=part, part_number=fields["part_number"])
         if not part.weight:  # seeded before parts had weights
             part_update(part=part, weight=fields["weight"])
+        if not part.brand:  # seeded before parts had brands
+            part_update(part=part, brand=fields["brand"])
+    numbers_seed()
     return created
+
+
+def numbers_seed() -> None:
+    """The demo parts' other numbers, on the parts that have none yet."""
+    parts = Part.objects.filter(name__in=demo_data.OTHER_NUMBERS, other_numbers=None)
+    for part in parts:
+        part_numbers_set(part=part, numbers=demo_data.OTHER_NUMBERS[part.name])
 
 
 def pricing_seed() -> None:
