@@ -1,5 +1,6 @@
 """The part's Django admin against orders placed meanwhile: the form never writes stock."""
 
+from catalog.models import StockMovement
 from catalog.tests.factories import PartFactory
 from catalog.tests.test_admin import CHANGELIST, change_form_data
 from orders.services import booking_place
@@ -27,6 +28,10 @@ def test_stock_is_read_only_on_the_change_form_with_its_movements(staff_client, 
     assert "available_quantity" not in response.context["adminform"].form.fields
     page = response.content.decode()
     assert "Adjust stock" in page
-    _fitment, movements = response.context["inline_admin_formsets"]
+    [movements] = [
+        inline
+        for inline in response.context["inline_admin_formsets"]
+        if inline.formset.model is StockMovement
+    ]
     shown = [(f.original.change, f.original.reason, f.original.order_id) for f in movements]
     assert shown == [(-4, "order_placed", booking.pk), (10, "initial", None)]

@@ -76,5 +76,9 @@ SPECTACULAR_SETTINGS = {
     "ENUM_NAME_OVERRIDES": {
         "BookingStateEnum": "orders.models.BookingState",
         "ReturnStateEnum": "orders.models.Return.State",
+        # Likewise a `kind`: a voucher's, an order's Timeline step's, a part's other number's.
+        "VoucherKindEnum": "pricing.models.Voucher.Kind",
+        "BookingEventKindEnum": "orders.models.BookingEventKind",
+        "PartNumberKindEnum": "catalog.models.PartNumber.Kind",
     },
 }
