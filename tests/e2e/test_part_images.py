@@ -72,7 +72,7 @@ def test_edit_part_replaces_the_image_with_an_upload(site, admin):
     expect(preview).to_have_attribute("src", DATA_PNG)
     expect_loaded(preview)
     shot(site, "admin-editpart-upload-preview")
-    site.get_by_role("button", name="Save").click()
+    site.get_by_role("button", name="Save", exact=True).click()
     expect(site.get_by_text("Part updated").first).to_be_visible()
 
     part.refresh_from_db()
