@@ -47,6 +47,19 @@ def missing_columns(header: Iterable[str], required: Iterable[str]) -> list[str]
     return [name for name in required if name not in header]
 
 
+def part_header_check(header: list[str], path: Path, *, columns, required) -> None:
+    """CommandError for the header of a file of rows that each name a part (partNumber or
+    partId) when it lacks that or one of the `required` columns."""
+    missing = missing_columns(header, required)
+    if "partNumber" not in header and "partId" not in header:
+        missing.insert(0, "partNumber (or partId)")
+    if missing:
+        raise CommandError(
+            f"{path}: the header row lacks {', '.join(missing)}; "
+            f"expected the columns {','.join(columns)}."
+        )
+
+
 def errors_format(errors: dict) -> str:
     """`price: Price must be greater than 0; name: Name is required`."""
     parts = []

@@ -59,7 +59,7 @@ def fitment_import(rows: list[Row]) -> FitmentImport:
     report = FitmentImport()
     check = _RowCheck()
     good = [row for row in (_checked(where, data, report, check) for where, data in rows) if row]
-    part_ids = _part_ids(good, report)
+    part_ids = part_ids_of(good, report)
     good = [row for row in good if row.where in part_ids]
     with transaction.atomic():
         vehicle_ids = _vehicles(good, report)
@@ -69,7 +69,7 @@ def fitment_import(rows: list[Row]) -> FitmentImport:
             for year in row.years
         }
         before = Fitment.objects.count()
-        for chunk in _chunks(sorted(pairs)):  # a batch of objects at a time in memory too
+        for chunk in chunks(sorted(pairs)):  # a batch of objects at a time in memory too
             Fitment.objects.bulk_create(
                 [Fitment(part_id=p, vehicle_id=v) for p, v in chunk], ignore_conflicts=True
             )
@@ -109,27 +109,43 @@ def _checked(where: str, data, report: FitmentImport, check: _RowCheck) -> _Good
     if fields is None:
         report.rejected.append((where, errors))
         return None
+    part = part_named(data)
+    if isinstance(part, str):
+        report.rejected.append((where, part))
+        return None
+    return _Good(
+        where=where,
+        part_number=part.number,
+        part_id=part.pk,
+        make=fields["make"].strip(),
+        model=fields["model"].strip(),
+        years=range(fields["year_from"], fields["year_to"] + 1),
+    )
+
+
+@dataclass(frozen=True)
+class PartNamed:
+    """The part a CSV row names: by its id, or else by its part number (normalised)."""
+
+    pk: int | None
+    number: str | None
+
+
+def part_named(data: dict) -> PartNamed | str:
+    """The part a row of import_fitment or import_numbers names (`partId`, else
+    `partNumber`), or why the row names none."""
     part_id, number = data.get("partId"), data.get("partNumber")
     if part_id is not None:
         try:
             part_id = int(str(part_id).strip())
         except ValueError:
-            report.rejected.append((where, PART_ID_INVALID))
-            return None
+            return PART_ID_INVALID
         if not 0 < part_id < 2**63:
-            report.rejected.append((where, NO_PART_ID.format(pk=part_id)))
-            return None
-    elif not number or not normalised(number):
-        report.rejected.append((where, PART_REQUIRED))
-        return None
-    return _Good(
-        where=where,
-        part_number=None if part_id is not None else normalised(number),
-        part_id=part_id,
-        make=fields["make"].strip(),
-        model=fields["model"].strip(),
-        years=range(fields["year_from"], fields["year_to"] + 1),
-    )
+            return NO_PART_ID.format(pk=part_id)
+        return PartNamed(pk=part_id, number=None)
+    if not number or not normalised(number):
+        return PART_REQUIRED
+    return PartNamed(pk=None, number=normalised(number))
 
 
 def normalised(part_number: str) -> str:
@@ -137,17 +153,17 @@ def normalised(part_number: str) -> str:
     return part_number.lower().replace(" ", "").replace("-", "")
 
 
-def _part_ids(rows: list[_Good], report: FitmentImport) -> dict[str, int]:
+def part_ids_of(rows: list[_Good], report: FitmentImport) -> dict[str, int]:
     """{where: part id} of the rows whose part there is; the others rejected."""
     numbers = {row.part_number for row in rows if row.part_number is not None}
     ids = {row.part_id for row in rows if row.part_id is not None}
     by_number: dict[str, list[int]] = defaultdict(list)
-    for chunk in _chunks(sorted(numbers)):
+    for chunk in chunks(sorted(numbers)):
         found = Part.objects.filter(part_number_normalised__in=chunk)
         for pk, number in found.values_list("pk", "part_number_normalised"):
             by_number[number].append(pk)
     known = set()
-    for chunk in _chunks(sorted(ids)):
+    for chunk in chunks(sorted(ids)):
         known.update(Part.objects.filter(pk__in=chunk).values_list("pk", flat=True))
     found_ids = {}
     for row in rows:
@@ -194,7 +210,7 @@ def _vehicles(rows: list[_Good], report: FitmentImport) -> dict[Key, int]:
 def _known(makes: set[str]) -> dict[Key, int]:
     """{key: id} of the vehicles of these makes (compared in upper case)."""
     known = {}
-    for chunk in _chunks(sorted(makes)):
+    for chunk in chunks(sorted(makes)):
         vehicles = Vehicle.objects.annotate(upper_make=Upper("make")).filter(upper_make__in=chunk)
         for pk, make, model, year in vehicles.values_list("pk", "make", "model", "year"):
             known[(make.upper(), model.upper(), year)] = pk
@@ -204,7 +220,7 @@ def _known(makes: set[str]) -> dict[Key, int]:
 def _spellings(makes: set[str]) -> tuple[dict[str, str], dict[tuple[str, str], str]]:
     """How the shop already writes these makes, and their models."""
     make_as, model_as = {}, {}
-    for chunk in _chunks(sorted(makes)):
+    for chunk in chunks(sorted(makes)):
         vehicles = Vehicle.objects.annotate(upper_make=Upper("make")).filter(upper_make__in=chunk)
         for make, model in vehicles.order_by().values_list("make", "model").distinct():
             make_as.setdefault(make.upper(), make)
@@ -212,6 +228,6 @@ def _spellings(makes: set[str]) -> tuple[dict[str, str], dict[tuple[str, str], s
     return make_as, model_as
 
 
-def _chunks(items: list, size: int = BATCH):
+def chunks(items: list, size: int = BATCH):
     for start in range(0, len(items), size):
         yield items[start : start + size]

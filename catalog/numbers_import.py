@@ -13,9 +13,7 @@ from django.db import transaction
 from rest_framework import serializers
 
 from .csv_files import Row, errors_format
-from .fitment_import import NO_PART_ID, PART_ID_INVALID, PART_REQUIRED, normalised
-from .fitment_import import _chunks as chunks
-from .fitment_import import _part_ids as part_ids_of
+from .fitment_import import chunks, normalised, part_ids_of, part_named
 from .models import PartNumber
 from .serializers import PartNumberInputSerializer
 from .services import part_numbers_changed
@@ -85,23 +83,14 @@ def _checked(where: str, data, report: NumbersImport, check) -> _Good | None:
     except serializers.ValidationError as invalid:
         report.rejected.append((where, errors_format(invalid.detail)))
         return None
-    part_id, number = data.get("partId"), data.get("partNumber")
-    if part_id is not None:
-        try:
-            part_id = int(str(part_id).strip())
-        except ValueError:
-            report.rejected.append((where, PART_ID_INVALID))
-            return None
-        if not 0 < part_id < 2**63:
-            report.rejected.append((where, NO_PART_ID.format(pk=part_id)))
-            return None
-    elif not number or not normalised(number):
-        report.rejected.append((where, PART_REQUIRED))
+    part = part_named(data)
+    if isinstance(part, str):
+        report.rejected.append((where, part))
         return None
     return _Good(
         where=where,
-        part_number=None if part_id is not None else normalised(number),
-        part_id=part_id,
+        part_number=part.number,
+        part_id=part.pk,
         number=fields["number"].strip(),
         kind=fields["kind"],
         brand=fields.get("brand", "").strip(),

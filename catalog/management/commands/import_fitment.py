@@ -4,7 +4,7 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
-from catalog.csv_files import csv_rows, missing_columns, text_read
+from catalog.csv_files import csv_rows, part_header_check, text_read
 from catalog.fitment_import import fitment_import
 from core.wording import counted
 
@@ -40,14 +40,7 @@ class Command(BaseCommand):
 
 
 def header_check(header: list[str], path: Path) -> None:
-    missing = missing_columns(header, REQUIRED_COLUMNS)
-    if "partNumber" not in header and "partId" not in header:
-        missing.insert(0, "partNumber (or partId)")
-    if missing:
-        raise CommandError(
-            f"{path}: the header row lacks {', '.join(missing)}; "
-            f"expected the columns {','.join(COLUMNS)}."
-        )
+    part_header_check(header, path, columns=COLUMNS, required=REQUIRED_COLUMNS)
 
 
 def summary(report) -> str:
