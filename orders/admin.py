@@ -30,20 +30,27 @@ class StateListFilter(admin.SimpleListFilter):
         return queryset
 
 
-class BookingLineInline(admin.TabularInline):
-    """What was bought, line by line: a record, changed only through the services."""
+class RecordInline(admin.TabularInline):
+    """Rows shown as a record: never added, changed or deleted by hand (the services do)."""
 
-    model = BookingLine
-    fields = ["part", "parts_name", "price_per_unit", "quantity", "line_total"]
-    readonly_fields = fields
     extra = 0
     can_delete = False
+
+    def get_readonly_fields(self, request, obj=None):
+        return self.fields
 
     def has_add_permission(self, request, obj=None):
         return False
 
     def has_change_permission(self, request, obj=None):
         return False
+
+
+class BookingLineInline(RecordInline):
+    """What was bought, line by line."""
+
+    model = BookingLine
+    fields = ["part", "parts_name", "price_per_unit", "quantity", "line_total"]
 
 
 @admin.register(Booking)
@@ -185,20 +192,11 @@ class PaymentEventAdmin(admin.ModelAdmin):
         return False
 
 
-class ReturnLineInline(admin.TabularInline):
-    """The units of each line sent back: a record, changed only through the services."""
+class ReturnLineInline(RecordInline):
+    """The units of each line sent back."""
 
     model = ReturnLine
     fields = ["booking_line", "quantity"]
-    readonly_fields = fields
-    extra = 0
-    can_delete = False
-
-    def has_add_permission(self, request, obj=None):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
 
 
 @admin.register(Return)
