@@ -2,7 +2,7 @@ from django.conf import settings
 from django.contrib.postgres.indexes import GinIndex
 from django.contrib.postgres.search import SearchVectorField
 from django.db import models
-from django.db.models.functions import Lower, Replace, Upper
+from django.db.models.functions import Length, Lower, Replace, Upper
 from django.urls import reverse
 from simple_history.models import HistoricalRecords
 
@@ -321,3 +321,19 @@ class GarageBike(models.Model):
 
     def __str__(self):
         return f"{self.user_id}: {self.vehicle_id}{' (active)' if self.active else ''}"
+
+
+class SearchWord(models.Model):
+    """A word of the catalog (of a part's name, description or brand, of a category's name):
+    what a searched word with a slip is corrected to (catalog/typos.py). On PostgreSQL the
+    database adds the words of every part and category written (migration 0010); on SQLite,
+    whose search forgives no slips, the table stays empty."""
+
+    word = models.CharField(max_length=40, primary_key=True)
+
+    class Meta:
+        # Candidates are the words one letter shorter or longer at most.
+        indexes = [models.Index(Length("word"), name="catalog_searchword_length")]
+
+    def __str__(self):
+        return self.word

@@ -21,7 +21,8 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from decimal import Decimal
-from functools import partial
+from functools import cached_property, partial
+from typing import NamedTuple
 
 from django.db import connection
 from django.db.models import (
@@ -39,9 +40,10 @@ from django.db.models.expressions import RawSQL
 
 from core.paging import Rows
 
-from . import selectors
+from . import selectors, typos
 from .models import Category, Part, PartNumber
 from .selectors import PART_LIST_FIELDS
+from .synonyms import synonyms
 
 SORTS = {
     "newest": ("-created_at", "-id"),
@@ -57,11 +59,23 @@ SORT_LABELS = {
     "name": "Name",
 }
 WORDS = re.compile(r"\w+")
+Q_LONGEST = 200  # characters of q read: a longer q is cut before anything else reads it
 NOT_IN_PART_NUMBERS = re.compile(r"[\s-]+")  # what part_number_normalised leaves out
 PREFIX_FROM = 4  # characters of a part number that also find the part numbers they begin
 # Ranks of part-number matches, above any ts_rank of words (a few tenths at most): an exact
 # part number first, then those it begins.
 EXACT_NUMBER, NUMBER_PREFIX = 1000, 100
+# Raised rank of a part that the words as written find (or their synonyms), above any part
+# found only through a slip forgiven (catalog/typos.py), below part-number matches.
+EXACT_WORDS = 10
+
+
+class Spelling(NamedTuple):
+    """A searched word's alternatives: as written (the word and its synonyms), and with a
+    slip forgiven (the catalog's words it may have meant, and their synonyms)."""
+
+    exact: tuple[str, ...]
+    slips: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -84,12 +98,18 @@ class PartQuery:
 
     @property
     def words(self) -> list[str]:
-        return WORDS.findall(self.q.lower())[:10]
+        return WORDS.findall(self.q[:Q_LONGEST].lower())[:10]
+
+    @cached_property
+    def spellings(self) -> list[Spelling]:
+        """Each word's alternatives (on PostgreSQL, a slip's corrections: one query, or none
+        when the cache has them)."""
+        return _spellings(self.words)
 
     @property
     def part_number(self) -> str:
         """The words as a part number is compared: no case, spaces or dashes."""
-        return NOT_IN_PART_NUMBERS.sub("", self.q.lower())[:100]
+        return NOT_IN_PART_NUMBERS.sub("", self.q[:Q_LONGEST].lower())[:100]
 
     @property
     def number_prefix(self) -> str:
@@ -167,13 +187,11 @@ def part_queryset(query: PartQuery) -> QuerySet[Part]:
 # Written as SQL rather than SearchRank/SearchQuery expressions: the same SQL, without
 # compiling a tree of expressions in Python on every search.
 _QUERY = "plainto_tsquery('english'::regconfig, %s)"
-_RANK = f'ts_rank("catalog_part"."search_vector", {_QUERY})'
+_VECTOR = '"catalog_part"."search_vector"'
+_ANY = "replace({}::text, '&', '|')::tsquery"  # a tsquery's words, any of them
 # Any word (the GIN index answers it), then a rank above 0: the same parts as a rank above 0
 # alone, which is what a search has always matched.
-_MATCH = (
-    f""""catalog_part"."search_vector" @@ replace({_QUERY}::text, '&', '|')::tsquery"""
-    f" AND {_RANK} > 0"
-)
+_MATCH = f"{_VECTOR} @@ {_ANY} AND ts_rank({_VECTOR}, {{}}) > 0"
 
 
 def _matching(parts: QuerySet[Part], query: PartQuery) -> QuerySet[Part]:
@@ -199,11 +217,50 @@ _EXACT = f"({_NUMBER} = %s OR {_OTHER.format('=')})"
 _PREFIX = f"({_NUMBER} LIKE %s OR {_OTHER.format('LIKE')})"
 
 
+def _spellings(words: list[str]) -> list[Spelling]:
+    """Each word's alternatives; a synonym is one of the word as written (of its stem too:
+    "cogs" finds sprockets)."""
+    corrected = typos.corrections(words)
+    spellings = []
+    for word in words:
+        exact = (word, *synonyms(word, _stem(word)))
+        slips = [f for fix in corrected.get(word, ()) for f in (fix, *synonyms(fix, _stem(fix)))]
+        spellings.append(Spelling(exact, tuple(w for w in dict.fromkeys(slips) if w not in exact)))
+    return spellings
+
+
+def _tsquery(groups: list[tuple[str, ...]]) -> tuple[str, list]:
+    """A tsquery of every group, any word of each: "(brake | brace) & pads"."""
+    if all(len(group) == 1 for group in groups):  # as it always was: one plainto_tsquery
+        return _QUERY, [" ".join(group[0] for group in groups)]
+    sql = " && ".join("(" + " || ".join([_QUERY] * len(group)) + ")" for group in groups)
+    return f"({sql})", [word for group in groups for word in group]
+
+
+def _words_rank(query: PartQuery) -> tuple[str, list]:
+    """The words' ts_rank (with a slip's corrections), raised by EXACT_WORDS for the parts
+    the words as written find, when a slip was forgiven at all."""
+    spellings = query.spellings
+    tsquery, params = _tsquery([s.exact + s.slips for s in spellings])
+    rank = f"ts_rank({_VECTOR}, {tsquery})"
+    if not any(s.slips for s in spellings):
+        return rank, params
+    exact, exact_params = _tsquery([s.exact for s in spellings])
+    tier = f"CASE WHEN {_VECTOR} @@ {_ANY.format(exact)} THEN {EXACT_WORDS} ELSE 0 END"
+    return f"({tier} + {rank})", [*exact_params, *params]
+
+
+def _words_match(query: PartQuery) -> tuple[str, list]:
+    """Any of the words (or of their alternatives) in the vector."""
+    tsquery, params = _tsquery([s.exact + s.slips for s in query.spellings])
+    return f"({_MATCH.format(tsquery, tsquery)})", [*params, *params]
+
+
 def _rank(query: PartQuery) -> tuple[str, list]:
     """The rank column: the words' ts_rank, raised for a part-number match."""
-    text = " ".join(query.words)
+    words_rank, words_params = _words_rank(query)
     if not query.part_number:
-        return _RANK, [text]
+        return words_rank, words_params
     number, prefix = query.part_number, query.number_prefix
     if prefix:
         number_rank = (
@@ -213,7 +270,7 @@ def _rank(query: PartQuery) -> tuple[str, list]:
     else:
         number_rank = f"CASE WHEN {_EXACT} THEN {EXACT_NUMBER} ELSE 0 END"
         params = [number, number]
-    return f"({number_rank} + {_RANK})", [*params, text]
+    return f"({number_rank} + {words_rank})", [*params, *words_params]
 
 
 def _number_match(query: PartQuery) -> tuple[str, list]:
@@ -225,25 +282,29 @@ def _number_match(query: PartQuery) -> tuple[str, list]:
 
 def _match(query: PartQuery) -> tuple[str, list]:
     """Which parts the words find: any word in the vector, or the part number."""
-    text = " ".join(query.words)
+    words_match, words_params = _words_match(query)
     if not query.part_number:
-        return f"({_MATCH})", [text, text]
+        return words_match, words_params
     number_match, params = _number_match(query)
-    return f"({_MATCH} OR {number_match})", [text, text, *params]
+    return f"({words_match} OR {number_match})", [*words_params, *params]
 
 
 def _matching_substrings(parts: QuerySet[Part], query: PartQuery) -> QuerySet[Part]:
-    """SQLite: every word (or its stem without a plural ending) in a field, or the part
-    number; an exact part number ranks first, then one it begins, then name matches."""
+    """SQLite: every word (or its stem without a plural ending, or a synonym) in a field, or
+    the part number; an exact part number ranks first, then one it begins, then name
+    matches. No slip is forgiven (SQLite has no edit distance)."""
     in_name, in_any = Q(), Q()
-    for word in query.words:
-        stem = _stem(word)
-        in_any &= (
-            Q(name__icontains=stem)
-            | Q(description__icontains=stem)
-            | Q(category__name__icontains=stem)
-        )
-        in_name &= Q(name__icontains=stem)
+    for spelling in query.spellings:
+        word_in_any, word_in_name = Q(pk__in=[]), Q(pk__in=[])
+        for stem in map(_stem, spelling.exact):
+            word_in_any |= (
+                Q(name__icontains=stem)
+                | Q(description__icontains=stem)
+                | Q(category__name__icontains=stem)
+            )
+            word_in_name |= Q(name__icontains=stem)
+        in_any &= word_in_any
+        in_name &= word_in_name
     number = query.part_number
     exact, prefix = Q(pk__in=[]), Q(pk__in=[])
     if number:
