@@ -218,15 +218,19 @@ _PREFIX = f"({_NUMBER} LIKE %s OR {_OTHER.format('LIKE')})"
 
 
 def _spellings(words: list[str]) -> list[Spelling]:
-    """Each word's alternatives; a synonym is one of the word as written (of its stem too:
-    "cogs" finds sprockets)."""
+    """Each word's alternatives; a synonym is one of the word as written (of its singular
+    too: "cogs" finds sprockets)."""
     corrected = typos.corrections(words)
     spellings = []
     for word in words:
-        exact = (word, *synonyms(word, _stem(word)))
-        slips = [f for fix in corrected.get(word, ()) for f in (fix, *synonyms(fix, _stem(fix)))]
+        exact = (word, *_synonyms(word))
+        slips = [f for fix in corrected.get(word, ()) for f in (fix, *_synonyms(fix))]
         spellings.append(Spelling(exact, tuple(w for w in dict.fromkeys(slips) if w not in exact)))
     return spellings
+
+
+def _synonyms(word: str) -> tuple[str, ...]:
+    return synonyms(word, word.removesuffix("s"), _stem(word))
 
 
 def _tsquery(groups: list[tuple[str, ...]]) -> tuple[str, list]:

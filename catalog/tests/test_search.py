@@ -146,6 +146,12 @@ QUERIES = [
     PartQuery(in_stock=True, sort="relevance"),
     PartQuery(category="nowhere"),
     PartQuery(q="brake lever", min_price=Decimal("0"), sort="relevance"),
+    # A slip forgiven (the exact words' tier), synonyms, both, a part number beside them.
+    PartQuery(q="brkae pads"),
+    PartQuery(q="sintred levre", sort="price"),
+    PartQuery(q="tire lamp"),
+    PartQuery(q="tyres brakse", in_stock=True),
+    PartQuery(q="brake 12345"),
 ]
 
 
