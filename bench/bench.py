@@ -11,7 +11,8 @@ can do, in one go. Writes bench/results.md and prints it; exit status 1 when a t
 3. wrk, 20 connections, after a warm-up: the pages and API reads of the issues' tables, each
    in rounds alternating with both baselines: the bare project and the shop's bare view
    (bench/views.py: the shop's middleware, a short text); the search page against a
-   bare view running the same full-text query (bench/bare: 24 names written); /allparts
+   bare view running the same full-text query (bench/bare: 24 names written), and with a
+   slip in each word (typo tolerance) against the same bare view; /allparts
    while 10 orders a second are placed and deleted, against the same page quiet
    (bench/lib/writes.py); SQL queries per route; page weight; Lighthouse on /, /allparts, a
    part page, a search and /login.
@@ -26,7 +27,7 @@ can do, in one go. Writes bench/results.md and prints it; exit status 1 when a t
 7. The owner's tools with 100 then 100,000 orders (bench/lib/owner.py); those orders removed.
 
     python -m bench.bench [--seconds 2] [--rounds 3] [--warmup 2] [--no-lighthouse]
-                          [--only reads orders ...]
+                          [--only reads typos orders ...]
 
 BENCH_DATABASE_URL and BENCH_REDIS_URL choose another database (it is dropped and created;
 the bare project's is the same name + "_bare") and Redis database (it is emptied).
@@ -83,10 +84,13 @@ from bench.lib.targets import (
     RESULTS,
     SEARCH,
     SEARCH_SHARE,
+    SEARCH_TYPOS,
     SEARCH_WORDS,
     SHOPPERS,
     SMALL,
     THROUGHPUT,
+    TYPO_WORDS,
+    TYPOS_SHARE,
 )
 from scripts.servers import Gunicorn
 
@@ -152,6 +156,19 @@ def search_page(run: Run) -> list[Section]:
     what = f"anonymous search `{SEARCH}` (a new query each request)"
     section = throughput_rows(figures, [(what, SEARCH, SEARCH_SHARE)], baseline=SEARCH_VIEW)
     section.details = lambda: ["## Search runs", *reads.details()[1:]]
+    return [section]
+
+
+def typo_search_page(run: Run) -> list[Section]:
+    """The search page with typo tolerance on (a slip in each word: catalog/typos.py) against
+    the bare search view asking the words as written, in rounds of their own."""
+    bare = Target("bare search view", run.bare.url + "/search", search=SEARCH_WORDS)
+    reads = Reads({SEARCH_VIEW: bare}, seconds=run.args.seconds, warmup=run.args.warmup, log=log)
+    typos = Target(SEARCH_TYPOS, run.server.url + "/allparts", search=TYPO_WORDS)
+    figures = reads.measure(f"{SMALL} parts", [typos], run.args.rounds)
+    what = f"the search page with typo tolerance on `{SEARCH_TYPOS}` (a new query each request)"
+    section = throughput_rows(figures, [(what, SEARCH_TYPOS, TYPOS_SHARE)], baseline=SEARCH_VIEW)
+    section.details = lambda: ["## Search runs with a slip", *reads.details()[1:]]
     return [section]
 
 
@@ -307,6 +324,7 @@ def memory_mix(run: Run) -> list[tuple[str, dict]]:
 STEPS: list[tuple[str, Callable[[Run], list[Section]]]] = [
     ("reads", small_catalog_reads),
     ("search", search_page),
+    ("typos", typo_search_page),
     ("writes", writes_meanwhile),
     ("pages", small_catalog_pages),
     ("lighthouse", lighthouse_scores),

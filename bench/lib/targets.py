@@ -53,6 +53,10 @@ PART, ORDER = "/parts/{part}", "/dashboard/orders/{order}"
 BROWSER_CSRF = "benchCsrfCookie0123456789abcdefX"
 SEARCH, API_SEARCH = "/allparts?q=…", "/api/allparts?limit=24&inStock=true&q=…"
 SEARCH_WORDS = ["brake", "chain", "filter", "tyre", "battery", "lever", "mirror", "part"]
+# The search page with typo tolerance on: each word with a slip (swapped, missing, added or
+# changed letters), against the bare search view asking the words as written.
+SEARCH_TYPOS = "/allparts?q=… (a slip in each word)"
+TYPO_WORDS = ["brkae", "chian", "filtre", "tyers", "batery", "leverr", "mirorr", "sprokcet"]
 # (what, path, share of the shop's bare view's requests/s).
 THROUGHPUT = [
     (f"anonymous `{HOME}`", HOME, 0.6),
@@ -72,6 +76,7 @@ AGAINST_PROJECT = [
 ]
 # The search page against a bare view running the same full-text query (bench/bare).
 SEARCH_SHARE = 0.5
+TYPOS_SHARE = 0.5  # the search page with a slip in each word, against the same bare view
 BOOKING_SHARE = 0.35  # POST /api/booking against the bare project's lock-and-insert view
 CHECKOUT_SHARE = 0.5  # POST /api/checkout of a cart of 3 lines against POST /api/booking
 P99_FACTOR = 4
