@@ -15,6 +15,11 @@ that form of each, `Part.part_number_normalised`), and a part's other numbers al
 PostgreSQL `part_search` reads the same rows in the same order by SQL written here once
 (`PartSearch`): compiling the QuerySet's expressions was most of a search's Python.
 catalog/tests/test_search.py holds the two to the same answers.
+
+Each word also finds its synonyms (catalog/synonyms.py), as if written, on both databases. On
+PostgreSQL a word of five letters or more also finds the catalog's words one slip away
+(catalog/typos.py); the parts the words as written find rank above (EXACT_WORDS). `q` is cut
+to Q_LONGEST characters, and its first 10 words read, before anything else.
 """
 
 import re

@@ -2,9 +2,13 @@
 or two adjacent letters swapped, in a word of five letters or more; exact matches first.
 PostgreSQL only: SQLite's search forgives no slip (docs/features.md)."""
 
+import threading
+import time
 from decimal import Decimal
 
+import psycopg
 import pytest
+from django.db import connection
 
 from catalog import services, typos
 from catalog.models import Category, Part, SearchWord
@@ -140,3 +144,48 @@ def test_the_lookup_is_bounded(catalog, django_assert_num_queries):
     query = PartQuery(q=" ".join(f"brakes{c}" for c in letters[:15]))
     with django_assert_num_queries(1):
         assert len(query.spellings) == 10
+
+
+@pytest.mark.django_db(transaction=True)
+def test_writers_adding_the_same_new_words_in_other_orders_never_deadlock():
+    """Two imports at once, each adding new words the other adds too, in the other order:
+    they take turns (the words' advisory lock) instead of waiting on each other."""
+
+    def connect():
+        settings = connection.settings_dict
+        return psycopg.connect(
+            dbname=settings["NAME"],
+            user=settings["USER"],
+            password=settings["PASSWORD"],
+            host=settings["HOST"],
+            port=settings["PORT"] or None,
+        )
+
+    def add(conn, text):
+        conn.execute("SELECT catalog_search_words_add(%s)", [text])
+
+    first, second, failed = connect(), connect(), []
+
+    def other_import():
+        try:
+            add(second, "yankee")
+            add(second, "zulu")
+            second.commit()
+        except psycopg.Error as error:
+            failed.append(error)
+            second.rollback()
+
+    try:
+        add(first, "zulu")
+        thread = threading.Thread(target=other_import)
+        thread.start()
+        time.sleep(0.3)
+        add(first, "yankee")
+        first.commit()
+        thread.join(10)
+    finally:
+        first.close()
+        second.close()
+
+    assert failed == []
+    assert {"yankee", "zulu"} <= set(SearchWord.objects.values_list("word", flat=True))
