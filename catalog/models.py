@@ -327,8 +327,9 @@ class SearchWord(models.Model):
     """A word of the catalog (of a part's name, description or brand, of a category's name):
     what a searched word with a slip is corrected to (catalog/typos.py). On PostgreSQL the
     database adds the words of every part and category written (migration 0010), and never
-    removes one: a word no part uses any more is harmless (correcting to it finds nothing
-    the typed word would not). On SQLite, whose search forgives no slips, it stays empty."""
+    removes one: a word no part uses any more is harmless (a slip corrected to it finds only
+    parts that say it, or its stem). On SQLite, whose search forgives no slips, it stays
+    empty."""
 
     word = models.CharField(max_length=40, primary_key=True)
 

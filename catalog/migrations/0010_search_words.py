@@ -8,7 +8,7 @@ of letters, 4 to 40 of them (a searched word of 5 or more is corrected to one a 
 at least; words with digits are part numbers, matched as written).
 
 Words are only ever added: a word no part uses any more stays, and is harmless (a slip
-corrected to it finds nothing more than the word as typed would).
+corrected to it finds only parts that say it, or its stem, as ever).
 
 New words are added under one transaction-scoped advisory lock: two imports adding the same
 new words in other orders would otherwise wait on each other's uncommitted words (a
