@@ -2,7 +2,7 @@ from django.conf import settings
 from django.contrib.postgres.indexes import GinIndex
 from django.contrib.postgres.search import SearchVectorField
 from django.db import models
-from django.db.models.functions import Length, Lower, Replace, Upper
+from django.db.models.functions import Left, Length, Lower, Replace, Right, Upper
 from django.urls import reverse
 from simple_history.models import HistoricalRecords
 
@@ -334,8 +334,12 @@ class SearchWord(models.Model):
     word = models.CharField(max_length=40, primary_key=True)
 
     class Meta:
-        # Candidates are the words one letter shorter or longer at most.
-        indexes = [models.Index(Length("word"), name="catalog_searchword_length")]
+        # A slip leaves a word of five letters its first two letters, or its last two: the
+        # candidates share one of them, and are one letter shorter or longer at most.
+        indexes = [
+            models.Index(Left("word", 2), Length("word"), name="catalog_searchword_first"),
+            models.Index(Right("word", 2), Length("word"), name="catalog_searchword_last"),
+        ]
 
     def __str__(self):
         return self.word

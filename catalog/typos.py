@@ -24,9 +24,16 @@ SLIP_FROM = 5  # letters: shorter words must be typed as written
 LONGEST = 40  # letters of the longest word kept (SearchWord.word)
 CANDIDATES = 20  # corrections of a word at most
 
+# A slip changes a word at one place (two letters for a swap): a word of SLIP_FROM letters
+# or more keeps its first two letters or its last two, which the candidates share (on the
+# indexes of SearchWord), so edit distances are counted for a few words only.
 _LOOKUP = """(
     SELECT %s::text, "word" FROM "catalog_searchword"
-    WHERE length("word") BETWEEN %s AND %s AND "word" <> %s
+    WHERE (
+        (left("word", 2) = %s AND length("word") BETWEEN %s AND %s)
+        OR (right("word", 2) = %s AND length("word") BETWEEN %s AND %s)
+      )
+      AND "word" <> %s
       AND (levenshtein_less_equal("word", %s, 1) <= 1 OR "word" = ANY(%s))
     ORDER BY "word" LIMIT %s
 )"""
@@ -59,7 +66,9 @@ def _lookup(words: list[str]) -> dict[str, tuple[str, ...]]:
     sql, params = [], []
     for word in words:
         sql.append(_LOOKUP)
-        params += [word, len(word) - 1, len(word) + 1, word, word, swaps(word), CANDIDATES]
+        shortest, longest = len(word) - 1, len(word) + 1
+        params += [word, word[:2], shortest, longest, word[-2:], shortest, longest]
+        params += [word, word, swaps(word), CANDIDATES]
     with connection.cursor() as cursor:
         cursor.execute(" UNION ALL ".join(sql), params)
         rows = cursor.fetchall()

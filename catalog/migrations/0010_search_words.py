@@ -112,9 +112,15 @@ class Migration(migrations.Migration):
             options={
                 "indexes": [
                     models.Index(
+                        django.db.models.functions.text.Left("word", 2),
                         django.db.models.functions.text.Length("word"),
-                        name="catalog_searchword_length",
-                    )
+                        name="catalog_searchword_first",
+                    ),
+                    models.Index(
+                        django.db.models.functions.text.Right("word", 2),
+                        django.db.models.functions.text.Length("word"),
+                        name="catalog_searchword_last",
+                    ),
                 ],
             },
         ),

@@ -44,6 +44,10 @@ def found(q: str) -> list[str]:
         ("sinterd", "a letter missing"),
         ("clutsh", "a letter changed"),
         ("Sinterde", "two letters swapped, capitals"),
+        ("rbake", "the first two letters swapped"),
+        ("xbrake", "a letter added first"),
+        ("intered", "the first letter missing"),
+        ("brakr", "the last letter changed"),
     ],
 )
 def test_one_slip_in_a_word_of_five_letters_or_more_is_forgiven(catalog, q, slip):
