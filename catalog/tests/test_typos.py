@@ -46,7 +46,7 @@ def found(q: str) -> list[str]:
         ("Sinterde", "two letters swapped, capitals"),
         ("rbake", "the first two letters swapped"),
         ("xbrake", "a letter added first"),
-        ("intered", "the first letter missing"),
+        ("xlutch", "the first letter changed"),
         ("brakr", "the last letter changed"),
     ],
 )
