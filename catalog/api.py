@@ -14,6 +14,7 @@ from core.parsers import ShopJSONParser
 from core.permissions import IsShopAdmin
 
 from . import selectors, services, stock
+from .facets import part_facets
 from .fitment_serializers import (
     FitmentInputSerializer,
     FitmentSerializer,
@@ -25,6 +26,7 @@ from .search import kept_count, part_search
 from .serializers import (
     CategoryCountSerializer,
     DeletedCountSerializer,
+    FacetsSerializer,
     PartInputSerializer,
     PartNumberInputSerializer,
     PartNumberSerializer,
@@ -83,6 +85,20 @@ class PartListApi(APIView):
         data.is_valid(raise_exception=True)
         part = services.part_create(**data.validated_data, by=request.user)
         return created(PartOutputSerializer(part).data, part.pk)
+
+
+class PartFacetsApi(APIView):
+    """GET /api/allparts/facets: the counts beside a search (catalog.facets), with the
+    filters of GET /api/allparts (its order and page are taken and left unused)."""
+
+    @extend_schema(
+        parameters=[PartSearchInputSerializer],
+        responses={200: FacetsSerializer, **errors(400, 401)},
+    )
+    def get(self, request):
+        search = PartSearchInputSerializer(data=request.query_params)
+        search.is_valid(raise_exception=True)
+        return Response(part_facets(search.part_query()))
 
 
 class PartDetailApi(APIView):
