@@ -64,7 +64,7 @@ class PartListApi(APIView):
         search = PartSearchInputSerializer(data=request.query_params)
         search.is_valid(raise_exception=True)
         query = search.part_query()
-        return page_response(
+        response = page_response(
             part_search(query),
             PartOutputSerializer,
             search,
@@ -72,6 +72,9 @@ class PartListApi(APIView):
             count_in_rows=query.reads_every_match,
             encode=partial(parts_json_body, fits=query.fits is not None),
         )
+        if query.q and response["X-Total-Count"] == "0":
+            services.missed_search_count(q=query.q)
+        return response
 
     @extend_schema(
         request=PartInputSerializer,
