@@ -19,6 +19,8 @@ from core.page_forms import handle_form, validate
 from core.page_guards import shop_admin_required
 
 from . import garage, garage_views, selectors, services, stock
+from .facet_links import facet_choices
+from .facets import part_facets
 from .fitment_serializers import (
     CONFIRM_NEW_BIKE,
     NEW_BIKE,
@@ -27,8 +29,6 @@ from .fitment_serializers import (
     unknown_bike,
 )
 from .models import Part, PartNumber
-from .facet_links import facet_choices
-from .facets import part_facets
 from .search import SORT_LABELS, PartQuery, part_search
 from .serializers import (
     PartEditSerializer,
