@@ -2,6 +2,7 @@
 changed itself (catalog.selectors' versions): no caller, signal or page has to remember it."""
 
 import logging
+from contextlib import nullcontext
 
 from django.db import DatabaseError, connection, transaction
 from django.utils import timezone
@@ -268,7 +269,9 @@ def missed_search_count(*, q: str) -> None:
     params = [words, ops.adapt_datefield_value(timezone.localdate(now))]
     params.append(ops.adapt_datetimefield_value(now))
     try:
-        with transaction.atomic(), connection.cursor() as cursor:  # a savepoint in a request's
+        # Inside a transaction, a savepoint: a failed statement must not spoil the rest of it.
+        within = transaction.atomic() if connection.in_atomic_block else nullcontext()
+        with within, connection.cursor() as cursor:
             cursor.execute(_COUNT_MISSED, params)
     except DatabaseError:
         logger.exception("Could not count a search that found nothing")

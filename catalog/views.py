@@ -61,7 +61,8 @@ def allparts(request):
     facets = part_facets(query)
     total = partial(int, facets["total"])
     if searching:
-        page = selectors.page_of(part_search(query), page=number, count=total)
+        found = part_search(query) if facets["total"] else Part.objects.none()  # no read
+        page = selectors.page_of(found, page=number, count=total)
         if query.q and page.count == 0:  # the page of a search is never kept: each counts
             services.missed_search_count(q=query.q)
     else:

@@ -5,6 +5,7 @@ import logging
 from datetime import timedelta
 
 import pytest
+from django.core.cache import cache
 from django.db import connection
 from django.utils import timezone
 
@@ -87,10 +88,26 @@ def test_a_failure_to_count_is_logged_and_the_search_answers(anon, pads, caplog)
     assert "Could not count a search that found nothing" in caplog.text
 
 
+@pytest.mark.django_db(transaction=True)
 def test_counting_takes_one_statement(pads, django_assert_num_queries):
+    """Outside a transaction (a request's), the upsert alone."""
     missed_search_count(q="carburettor")
-    with django_assert_num_queries(3):  # the savepoint, the upsert, its release
+    with django_assert_num_queries(1):
         missed_search_count(q="Carburettor")
+    assert counted() == {"carburettor": 2}
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_page_that_found_nothing_counts_it_within_five_queries(
+    client, user, pads, django_assert_max_num_queries
+):
+    """Signed in (the session and the user are read): the facets say there is nothing, so
+    no row is read, and the count is the fifth query."""
+    client.force_login(user)
+    client.get("/allparts?q=carburettor")
+    cache.clear()
+    with django_assert_max_num_queries(5):
+        assert client.get("/allparts?q=carburettor").status_code == 200
     assert counted() == {"carburettor": 2}
 
 
