@@ -134,8 +134,10 @@ function MissedSearches({ searches }) {
         <ol className="flex flex-col gap-1">
           {shown.map((search) => (
             <li key={search.q} className="text-sm flex justify-between gap-2">
-              <span className="min-w-0">{search.q}</span>
-              <span className="tabular-nums">{search.count}</span>
+              <span className="min-w-0">{search.q}</span>{" "}
+              <span className="tabular-nums">
+                {counted(search.count, "{count} time", "{count} times")}
+              </span>
             </li>
           ))}
         </ol>
