@@ -108,6 +108,9 @@ def test_min_price_and_price_min_both_apply(anon, shelf):
         ({"brand": "x" * 61}, "brand"),
         ({"brand": [f"b{n}" for n in range(21)]}, "brand"),
         ({"q": "x" * 201}, "q"),
+        ({"q": "brake\x00pads"}, "q"),
+        ({"brand": "E\x00BC"}, "brand"),
+        ({"priceMax": "9" * 400}, "priceMax"),
         ({"category": "not a slug"}, "category"),
     ],
 )
