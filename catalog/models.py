@@ -325,7 +325,7 @@ class GarageBike(models.Model):
 
 class MissedSearch(models.Model):
     """How many searches found nothing on one day, by their words (case and spacing folded:
-    catalog.missed_searches); the owner's Overview lists the most frequent."""
+    catalog.services.missed_search_count); the owner's Overview lists the most frequent."""
 
     words = models.CharField(max_length=100)
     day = models.DateField()
