@@ -22,8 +22,9 @@ can do, in one go. Writes bench/results.md and prints it; exit status 1 when a t
    checkout.py); orders/s with 10,000 lapsed holds against none (bench/lib/holds.py).
 5. Worker memory after 10,000 and 20,000 mixed requests.
 6. The catalog grown to 10,000 parts: the catalog's first page and API page again; queries.
-   Then 5,000 vehicles and 200,000 fitment rows: /allparts for a bike against the same page
-   without one, both past the page cache (bench/lib/bikes.py).
+   Then GET /api/allparts/facets at that size, a new search each request (bench/lib/
+   facets.py); then 5,000 vehicles and 200,000 fitment rows: /allparts for a bike against
+   the same page without one, both past the page cache (bench/lib/bikes.py).
 7. The owner's tools with 100 then 100,000 orders (bench/lib/owner.py); those orders removed.
 
     python -m bench.bench [--seconds 2] [--rounds 3] [--warmup 2] [--no-lighthouse]
@@ -219,6 +220,17 @@ def large_catalog(run: Run) -> list[Section]:
     return sections
 
 
+def facets_at_scale(run: Run) -> list[Section]:
+    from bench.lib import facets
+
+    log(f"GET /api/allparts/facets: {LARGE:,} parts, a new search each request")
+    return [
+        facets.measure(
+            run.server.url, parts=LARGE, seconds=run.args.seconds, rounds=run.args.rounds
+        )
+    ]
+
+
 def bike_pages(run: Run) -> list[Section]:
     from bench.lib import bikes
 
@@ -333,6 +345,7 @@ STEPS: list[tuple[str, Callable[[Run], list[Section]]]] = [
     ("holds", lapsed_holds),
     ("memory", worker_memory),
     ("large", large_catalog),
+    ("facets", facets_at_scale),  # 10,000 parts (grown here too), brands given
     ("bikes", bike_pages),  # grows the catalog to 10,000 parts too, then adds fitment
     ("owner", owner_tools),  # after "large": 10,000 parts, then 100 and 100,000 orders
 ]

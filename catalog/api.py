@@ -14,6 +14,7 @@ from core.parsers import ShopJSONParser
 from core.permissions import IsShopAdmin
 
 from . import selectors, services, stock
+from .facets import part_facets
 from .fitment_serializers import (
     FitmentInputSerializer,
     FitmentSerializer,
@@ -25,6 +26,7 @@ from .search import kept_count, part_search
 from .serializers import (
     CategoryCountSerializer,
     DeletedCountSerializer,
+    FacetsSerializer,
     PartInputSerializer,
     PartNumberInputSerializer,
     PartNumberSerializer,
@@ -62,7 +64,7 @@ class PartListApi(APIView):
         search = PartSearchInputSerializer(data=request.query_params)
         search.is_valid(raise_exception=True)
         query = search.part_query()
-        return page_response(
+        response = page_response(
             part_search(query),
             PartOutputSerializer,
             search,
@@ -70,6 +72,9 @@ class PartListApi(APIView):
             count_in_rows=query.reads_every_match,
             encode=partial(parts_json_body, fits=query.fits is not None),
         )
+        if query.q and response["X-Total-Count"] == "0":
+            services.missed_search_count(q=query.q)
+        return response
 
     @extend_schema(
         request=PartInputSerializer,
@@ -83,6 +88,20 @@ class PartListApi(APIView):
         data.is_valid(raise_exception=True)
         part = services.part_create(**data.validated_data, by=request.user)
         return created(PartOutputSerializer(part).data, part.pk)
+
+
+class PartFacetsApi(APIView):
+    """GET /api/allparts/facets: the counts beside a search (catalog.facets), with the
+    filters of GET /api/allparts (its order and page are taken and left unused)."""
+
+    @extend_schema(
+        parameters=[PartSearchInputSerializer],
+        responses={200: FacetsSerializer, **errors(400, 401)},
+    )
+    def get(self, request):
+        search = PartSearchInputSerializer(data=request.query_params)
+        search.is_valid(raise_exception=True)
+        return Response(part_facets(search.part_query()))
 
 
 class PartDetailApi(APIView):

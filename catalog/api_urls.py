@@ -8,6 +8,7 @@ part_list = cache_page_for_visitors(selectors.CATALOG, selectors.PARTS)(api.Part
 
 urlpatterns = [
     *optional_slash("allparts", part_list, "part-list"),
+    *optional_slash("allparts/facets", api.PartFacetsApi.as_view(), "part-facets"),
     *optional_slash("allparts/<int:pk>", api.PartDetailApi.as_view(), "part-detail"),
     *optional_slash("allparts/<int:pk>/stock", api.PartStockApi.as_view(), "part-stock"),
     *optional_slash("allparts/<int:pk>/fitment", api.PartFitmentApi.as_view(), "part-fitment"),

@@ -343,3 +343,23 @@ class SearchWord(models.Model):
 
     def __str__(self):
         return self.word
+
+
+class MissedSearch(models.Model):
+    """How many searches found nothing on one day, by their words (case and spacing folded:
+    catalog.services.missed_search_count); the owner's Overview lists the most frequent."""
+
+    words = models.CharField(max_length=100)
+    day = models.DateField()
+    count = models.PositiveIntegerField(default=1)
+    last_at = models.DateTimeField()
+
+    class Meta:
+        constraints = [
+            # One row a day per words: the upsert's conflict target.
+            models.UniqueConstraint(fields=["words", "day"], name="catalog_missedsearch_unique"),
+        ]
+        indexes = [models.Index(fields=["day"], name="catalog_missedsearch_day")]
+
+    def __str__(self):
+        return f"{self.words} ({self.day}: {self.count})"

@@ -1,4 +1,4 @@
-"""Finding parts: words (part numbers too), a category, a price range, "in stock only", a
+"""Finding parts: words (part numbers too), a category, brands, a price range, "in stock only", a
 bike (the parts that fit it) and an order.
 
 On PostgreSQL the words are matched with full-text search (English stemming, so case and word
@@ -94,6 +94,7 @@ class PartQuery:
     in_stock: bool = False
     sort: str = ""
     fits: int | None = None  # a vehicle's id: only parts that fit it or are universal
+    brands: tuple[str, ...] = ()  # makers (Part.brand, exactly as written): any of them
 
     @property
     def order(self) -> tuple[str, ...]:
@@ -134,6 +135,7 @@ class PartQuery:
             or self.max_price is not None
             or self.in_stock
             or self.fits is not None
+            or self.brands
         )
 
     @property
@@ -174,6 +176,8 @@ def part_queryset(query: PartQuery) -> QuerySet[Part]:
     parts = Part.objects.select_related("category").only(*PART_LIST_FIELDS, "created_at")
     if query.category:
         parts = parts.filter(category__slug=query.category)
+    if query.brands:
+        parts = parts.filter(brand__in=query.brands)
     if query.min_price is not None:
         parts = parts.filter(price__gte=query.min_price)
     if query.max_price is not None:
@@ -415,6 +419,9 @@ def _where(query: PartQuery) -> tuple[str, list]:
     if query.category:
         conditions.append('"catalog_category"."slug" = %s')
         params.append(query.category)
+    if query.brands:
+        conditions.append(f'"catalog_part"."brand" IN ({", ".join(["%s"] * len(query.brands))})')
+        params += query.brands
     if query.min_price is not None:
         conditions.append('"catalog_part"."price" >= %s')
         params.append(query.min_price)
@@ -448,3 +455,25 @@ def _part(row: tuple, db: str) -> Part:
     if row[split] is not None:
         part.category = Category.from_db(db, _CATEGORY_COLUMNS, row[split:end])
     return part
+
+
+def matching_rows_sql(query: PartQuery, columns: dict[str, str]) -> tuple[str, list]:
+    """A SELECT of `columns` (alias: a Part field, "category__…" for its category's) of every
+    part matching `query`, unordered, and its parameters: the search's own WHERE (PartSearch's
+    on PostgreSQL, part_queryset's elsewhere), for a query of counts around it
+    (catalog.facets)."""
+    if connection.vendor == "postgresql":
+        where, params = _where(query)
+        select = ", ".join(f'{_column(path)} AS "{alias}"' for alias, path in columns.items())
+        return f"SELECT {select}{_FROM}{where}", params
+    parts = part_queryset(query).order_by().values(**{a: F(p) for a, p in columns.items()})
+    sql, params = parts.query.sql_with_params()
+    return sql, list(params)
+
+
+def _column(path: str) -> str:
+    """A Part field ("price", "category__slug") as PartSearch's SQL names its column."""
+    table, _, field = path.rpartition("__")
+    model = Category if table == "category" else Part
+    name = model._meta.get_field(field).column
+    return f'"{model._meta.db_table}"."{name}"'

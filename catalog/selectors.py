@@ -3,12 +3,15 @@
 import functools
 import json
 from collections.abc import Collection
+from datetime import UTC, date, datetime
 
 from django.core.paginator import Paginator
 from django.db import connection, transaction
-from django.db.models import Count, F, Q, QuerySet
+from django.db.models import Count, F, Q, QuerySet, TextField
 from django.db.models.expressions import RawSQL
 from django.db.transaction import TransactionManagementError
+from django.utils import timezone
+from django.utils.dateparse import parse_datetime
 
 from core.caching import versions
 from core.caching.statements import Statement, stand_in_numbers
@@ -130,15 +133,19 @@ def part_count(*, version: str | None = None) -> int:
 
 
 def part_page(
-    *, page: object = 1, per_page: int = PARTS_PER_PAGE, version: str | None = None
+    *,
+    page: object = 1,
+    per_page: int = PARTS_PER_PAGE,
+    version: str | None = None,
+    count: int | None = None,
 ) -> ListPage:
     """One page of part_list's order, read as cards show them (the count kept until the
-    catalog changes; `version` as for part_count).
+    catalog changes; `version` as for part_count; `count`: known already).
 
     `page` may be anything a query string holds: a value that is not a whole number gives
     the first page, and one out of range the nearest page (first or last).
     """
-    count = part_count(version=version)
+    count = part_count(version=version) if count is None else count
     paginator = Paginator(range(count), per_page)  # pages of positions: no rows loaded
     number = page_number(page, last=paginator.num_pages)
     start = (number - 1) * per_page
@@ -197,6 +204,47 @@ def category_list(*, version: str | None = None) -> list[Category]:
         names=[CATALOG],
         version=version,
     )
+
+
+# The searches that found nothing most often over some days, as one JSON text
+# ([[words, count, lastAt], …]): a column that rides on another query (the owner's figures
+# are five queries in all, orders.stats).
+_MISSED_ROWS = (
+    'SELECT "words", SUM("count") AS "times", MAX("last_at") AS "latest"'
+    ' FROM "catalog_missedsearch" WHERE "day" >= %s AND "day" <= %s GROUP BY "words"'
+    ' ORDER BY "times" DESC, "latest" DESC, "words" LIMIT %s'
+)
+_MISSED_COLUMN = {
+    "postgresql": "(SELECT COALESCE(json_agg(json_build_array(t.words, t.times, t.latest)),"
+    f" '[]')::text FROM ({_MISSED_ROWS}) t)",
+    "sqlite": "(SELECT COALESCE(json_group_array(json_array(t.words, t.times, t.latest)),"
+    f" '[]') FROM ({_MISSED_ROWS}) t)",
+}
+
+
+def missed_searches_column(*, first: date, last: date, limit: int) -> RawSQL:
+    """The `limit` words searched most often without a match from day `first` to `last`
+    (both included), as a column of JSON text; missed_searches_of reads it."""
+    ops = connection.ops
+    days = [ops.adapt_datefield_value(first), ops.adapt_datefield_value(last)]
+    return RawSQL(_MISSED_COLUMN[connection.vendor], [*days, limit], output_field=TextField())
+
+
+def missed_searches_of(column: str | None) -> list[dict]:
+    """missed_searches_column's JSON as `{"q", "count", "lastAt"}`, most first (then the
+    latest first)."""
+    rows = json.loads(column) if isinstance(column, str) else column or []
+    found = [
+        {"q": words, "count": int(times), "lastAt": _moment(latest)}
+        for words, times, latest in rows
+    ]
+    return sorted(found, key=lambda r: (-r["count"], -r["lastAt"].timestamp(), r["q"]))
+
+
+def _moment(text: str) -> datetime:
+    """A moment as the database wrote it in JSON (SQLite's: UTC without an offset)."""
+    moment = parse_datetime(text)
+    return moment if timezone.is_aware(moment) else timezone.make_aware(moment, UTC)
 
 
 STOCK_HISTORY_LIMIT = 200

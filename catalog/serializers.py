@@ -358,13 +358,30 @@ def price_bound() -> serializers.DecimalField:
     )
 
 
+MAX_BRANDS = 20
+BRANDS_TOO_MANY = f"Choose at most {MAX_BRANDS} brands"
+# Empty boxes mean "no bound", "no bike", "no brand" (a form submits every field, filled or not).
+BLANK_IS_NONE = ("minPrice", "maxPrice", "priceMin", "priceMax", "fits")
+
+
 class PartSearchInputSerializer(PageInputSerializer):
-    """`GET /api/allparts` and /allparts: words, category, price range, in stock, order."""
+    """`GET /api/allparts` and /allparts: words, category, brands, price range, in stock,
+    order. `priceMin`/`priceMax` are other names of `minPrice`/`maxPrice` (both apply)."""
 
     q = serializers.CharField(required=False, allow_blank=True, max_length=200)
     category = serializers.SlugField(required=False, allow_blank=True, max_length=100)
+    brand = serializers.ListField(
+        child=serializers.CharField(
+            max_length=60, allow_blank=True, error_messages={"max_length": BRAND_TOO_LONG}
+        ),
+        required=False,
+        max_length=MAX_BRANDS,
+        error_messages={"max_length": BRANDS_TOO_MANY},
+    )
     minPrice = price_bound()
     maxPrice = price_bound()
+    priceMin = price_bound()
+    priceMax = price_bound()
     inStock = serializers.BooleanField(required=False, default=False)
     sort = serializers.ChoiceField(
         choices=list(SORTS),
@@ -383,10 +400,12 @@ class PartSearchInputSerializer(PageInputSerializer):
     )
 
     def to_internal_value(self, data):
-        # An empty box means no bound, and no bike (a form submits every field, filled or not).
-        data = {
-            k: v for k, v in data.items() if not (k in ("minPrice", "maxPrice", "fits") and v == "")
-        }
+        brands = data.getlist("brand") if hasattr(data, "getlist") else data.get("brand", [])
+        data = {k: v for k, v in data.items() if not (k in BLANK_IS_NONE and v == "")}
+        data.pop("brand", None)
+        brands = list(brands) if isinstance(brands, list | tuple) else [brands]
+        if brands := [brand for brand in brands if brand != ""]:  # repeatable: ?brand=A&brand=B
+            data["brand"] = brands
         return super().to_internal_value(data)
 
     def validate_fits(self, value):
@@ -396,18 +415,44 @@ class PartSearchInputSerializer(PageInputSerializer):
 
     def part_query(self) -> PartQuery:
         data = self.validated_data
+        lows = [data[k] for k in ("minPrice", "priceMin") if data.get(k) is not None]
+        highs = [data[k] for k in ("maxPrice", "priceMax") if data.get(k) is not None]
         return PartQuery(
             q=data.get("q", ""),
             category=data.get("category", ""),
-            min_price=data.get("minPrice"),
-            max_price=data.get("maxPrice"),
+            brands=tuple(dict.fromkeys(brand for brand in data.get("brand", []) if brand)),
+            min_price=max(lows, default=None),
+            max_price=min(highs, default=None),
             in_stock=data.get("inStock", False),
             sort=data.get("sort", ""),
             fits=data.get("fits"),
         )
 
 
+class BrandCountSerializer(serializers.Serializer):
+    name = serializers.CharField()
+    count = serializers.IntegerField()
+
+
+class PriceRangeCountSerializer(serializers.Serializer):
+    min = serializers.DecimalField(max_digits=10, decimal_places=2, coerce_to_string=False)
+    max = serializers.DecimalField(
+        max_digits=10, decimal_places=2, coerce_to_string=False, allow_null=True
+    )
+    count = serializers.IntegerField()
+
+
 class CategoryCountSerializer(serializers.Serializer):
     slug = serializers.SlugField()
     name = serializers.CharField()
     count = serializers.IntegerField()
+
+
+class FacetsSerializer(serializers.Serializer):
+    """GET /api/allparts/facets (catalog.facets)."""
+
+    categories = CategoryCountSerializer(many=True)
+    brands = BrandCountSerializer(many=True)
+    price = PriceRangeCountSerializer(many=True)
+    inStock = serializers.IntegerField()
+    total = serializers.IntegerField()

@@ -1,7 +1,11 @@
 """Writes to the catalog (stock changes are catalog.stock's). Each write makes stale what it
 changed itself (catalog.selectors' versions): no caller, signal or page has to remember it."""
 
-from django.db import transaction
+import logging
+from contextlib import nullcontext
+
+from django.db import DatabaseError, connection, transaction
+from django.utils import timezone
 
 from core.caching import versions
 
@@ -9,6 +13,8 @@ from . import images, stock
 from .models import Category, Fitment, Part, PartNumber, Vehicle
 from .selectors import CATALOG, CATEGORIES, FITMENT, PARTS, VEHICLES, part_version
 from .signals import part_deleting
+
+logger = logging.getLogger(__name__)
 
 STOCK_NOT_HERE = "available_quantity changes only through catalog.stock"
 # A part's fields that decide which lists it is in, and where (sorts and filters): a change
@@ -236,3 +242,36 @@ def vehicle_delete(*, vehicle: Vehicle) -> None:
     vehicle.delete()
     fitment_changed(part_ids=part_ids)
     versions.bump(VEHICLES)
+
+
+MISSED_WORDS_LENGTH = 100  # characters of a search's words kept (MissedSearch.words)
+# One statement, whoever else counts the same words at the same moment: PostgreSQL and
+# SQLite (3.24+) alike.
+_COUNT_MISSED = (
+    'INSERT INTO "catalog_missedsearch" ("words", "day", "count", "last_at")'
+    ' VALUES (%s, %s, 1, %s) ON CONFLICT ("words", "day") DO UPDATE SET'
+    ' "count" = "catalog_missedsearch"."count" + 1, "last_at" = excluded."last_at"'
+)
+
+
+def missed_words(q: str) -> str:
+    """A search's words as they are counted: lowercase, runs of spaces as one, trimmed, cut."""
+    return " ".join(q.lower().split())[:MISSED_WORDS_LENGTH].strip()
+
+
+def missed_search_count(*, q: str) -> None:
+    """Count a search with words `q` that found nothing (today's row of its words, +1). Never
+    raises: a failure to count is logged, and the search answers all the same."""
+    words = missed_words(q)
+    if not words:
+        return
+    now, ops = timezone.now(), connection.ops
+    params = [words, ops.adapt_datefield_value(timezone.localdate(now))]
+    params.append(ops.adapt_datetimefield_value(now))
+    try:
+        # Inside a transaction, a savepoint: a failed statement must not spoil the rest of it.
+        within = transaction.atomic() if connection.in_atomic_block else nullcontext()
+        with within, connection.cursor() as cursor:
+            cursor.execute(_COUNT_MISSED, params)
+    except DatabaseError:
+        logger.exception("Could not count a search that found nothing")

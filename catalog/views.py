@@ -19,6 +19,8 @@ from core.page_forms import handle_form, validate
 from core.page_guards import shop_admin_required
 
 from . import garage, garage_views, selectors, services, stock
+from .facet_links import facet_choices
+from .facets import part_facets
 from .fitment_serializers import (
     CONFIRM_NEW_BIKE,
     NEW_BIKE,
@@ -27,7 +29,7 @@ from .fitment_serializers import (
     unknown_bike,
 )
 from .models import Part, PartNumber
-from .search import SORT_LABELS, kept_count, part_search
+from .search import SORT_LABELS, PartQuery, part_search
 from .serializers import (
     PartEditSerializer,
     PartInputSerializer,
@@ -38,36 +40,37 @@ from .serializers import (
 )
 
 SEARCH_FIELDS = ("q", "category", "minPrice", "maxPrice", "inStock", "sort", "fits")
+FILTER_FIELDS = ("brand", "priceMin", "priceMax")  # the filters' links' (not in the form)
 
 
 @cache_page_for_visitors(selectors.CATALOG, selectors.PARTS, selectors.VEHICLES)
 def allparts(request):
-    """All Parts: 24 cards a page (?page=N); newest first, or what the search form asks
-    (the same parameters as GET /api/allparts, `fits` a vehicle's id included); with an
-    active bike, only the parts that fit it (?all=1: every part), each card with its fit
-    badge."""
+    """All Parts: 24 cards a page (?page=N); newest first, or what the search form and the
+    filters beside the grid ask (the same parameters as GET /api/allparts, `fits` a vehicle's
+    id included); with an active bike, only the parts that fit it (?all=1: every part), each
+    card with its fit badge. The filters' counts (catalog.facets) count the grid too."""
     number = request.GET.get("page", 1)
     version = versions.current(selectors.CATALOG)  # the count's and the categories'
-    form = {field: request.GET.get(field, "") for field in SEARCH_FIELDS}  # as the form shows
+    form = _form_values(request.GET)
     bike, bikes_parts = garage_views.bike_filter(request)
     search = PartSearchInputSerializer(data=request.GET)
-    asked = any(form.values()) or bikes_parts
+    asked = any(form.values()) or any(request.GET.get(f) for f in FILTER_FIELDS) or bikes_parts
     searching = asked and search.is_valid()
+    query = search.part_query() if searching else PartQuery()  # a bad search: every part
+    query = garage_views.for_bike(query, bike) if searching and bikes_parts else query
+    facets = part_facets(query)
+    total = partial(int, facets["total"])
     if searching:
-        query = search.part_query()
-        query = garage_views.for_bike(query, bike) if bikes_parts else query
-        page = selectors.page_of(
-            part_search(query),
-            page=number,
-            count=kept_count(query, version=version),
-            count_in_rows=query.reads_every_match,
-        )
+        found = part_search(query) if facets["total"] else Part.objects.none()  # no read
+        page = selectors.page_of(found, page=number, count=total)
+        if query.q and page.count == 0:  # the page of a search is never kept: each counts
+            services.missed_search_count(q=query.q)
     else:
-        page = selectors.part_page(page=number, version=version)
+        page = selectors.part_page(page=number, version=version, count=total())
     all_fit = bikes_parts or (bike is not None and form["fits"] == str(bike.pk))
     garage.with_fit_badges(page.items, bike, all_fit=all_fit)
-    query = request.GET.copy()
-    query.pop("page", None)
+    query_string = request.GET.copy()
+    query_string.pop("page", None)
     context = {
         "bike": bike,
         "showing_all": bike is not None and not bikes_parts,
@@ -79,14 +82,25 @@ def allparts(request):
         "asked": asked,
         "searching": searching,
         "form": form,
+        "brands_asked": [b for b in request.GET.getlist("brand") if b],
         "errors": search.errors if asked else {},
         # Read by the template only when the form is not kept (a callable: called there).
         "categories": partial(selectors.category_list, version=version),
         "catalog_version": version,
         "sorts": SORT_LABELS,
-        "query": query.urlencode(),
+        "query": query_string.urlencode(),
+        "filters": facet_choices(facets, query, request.GET),
     }
     return render(request, "catalog/allparts.html", context)
+
+
+def _form_values(asked) -> dict[str, str]:
+    """The search form's fields as asked (a price range asked as priceMin/priceMax shows in
+    its boxes, and is kept by its next search)."""
+    form = {field: asked.get(field, "") for field in SEARCH_FIELDS}
+    form["minPrice"] = form["minPrice"] or asked.get("priceMin", "")
+    form["maxPrice"] = form["maxPrice"] or asked.get("priceMax", "")
+    return form
 
 
 @cache_page_for_visitors(selectors.CATEGORIES, selectors.PART)

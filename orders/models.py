@@ -12,12 +12,14 @@ from django.db.models import (
     Exists,
     F,
     Func,
+    Max,
     OuterRef,
     Q,
     Subquery,
     Value,
     When,
 )
+from django.db.models.functions import Coalesce
 from django.utils import timezone
 from simple_history.models import HistoricalRecords
 
@@ -74,11 +76,13 @@ class BookingQuerySet(models.QuerySet):
         ]
         return self.annotate(state_now=Case(*whens, output_field=CharField()))
 
-    def count_by_state(self, now: datetime | None = None) -> dict[str, int]:
-        """How many of the orders are in each state, in one query."""
+    def count_by_state(self, now: datetime | None = None, *, also=None) -> dict[str, int]:
+        """How many of the orders are in each state, in one query; `also`: other columns
+        (name: an expression with no row of its own) read by the same query, added by name."""
         states = _state_filters(now or timezone.now())
-        counts = self.aggregate(**{s: Count("id", filter=q) for s, q in states.items()})
-        return {str(s): counts[s] for s in states}
+        extra = {name: Coalesce(Max(column), column) for name, column in (also or {}).items()}
+        counts = self.aggregate(**{s: Count("id", filter=q) for s, q in states.items()}, **extra)
+        return {**{str(s): counts[s] for s in states}, **{name: counts[name] for name in extra}}
 
     def unpaid_holding(self, now: datetime | None = None):
         """Unpaid orders that still hold their stock (state unpaid): what the caps count."""

@@ -399,10 +399,17 @@ class TopPartSerializer(serializers.Serializer):
     revenue = serializers.DecimalField(**MONEY)
 
 
+class MissedSearchSerializer(serializers.Serializer):
+    q = serializers.CharField()
+    count = serializers.IntegerField()
+    lastAt = serializers.DateTimeField()
+
+
 class StatsOutputSerializer(serializers.Serializer):
     revenueByDay = RevenueDaySerializer(many=True)
     ordersByState = serializers.DictField(child=serializers.IntegerField())
     topParts = TopPartSerializer(many=True)
+    missedSearches = MissedSearchSerializer(many=True)
     lowStock = PartOutputSerializer(many=True)
 
 

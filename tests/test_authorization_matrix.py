@@ -254,6 +254,7 @@ API = {
     ("POST", "/api/allparts"): Api(401, 403, 403, 201, body=new_part),
     ("GET", "/api/allparts/{id}"): Api(200, 200, 200, 200, on="part"),
     ("GET", "/api/categories"): Api(200, 200, 200, 200),
+    ("GET", "/api/allparts/facets"): Api(200, 200, 200, 200),
     ("PATCH", "/api/allparts/{id}"): Api(
         401, 403, 403, 200, on="part", body=lambda w: {"price": "30.00"}
     ),

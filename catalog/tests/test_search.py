@@ -152,6 +152,8 @@ QUERIES = [
     PartQuery(q="tire lamp"),
     PartQuery(q="tyres brakse", in_stock=True),
     PartQuery(q="brake 12345"),
+    PartQuery(brands=("EBC", "Brembo"), sort="price"),
+    PartQuery(q="brake", brands=("EBC",), in_stock=True),
 ]
 
 
@@ -164,6 +166,9 @@ def test_the_written_sql_finds_what_the_queryset_finds(catalog, query):
     the same parts, fields and categories, in the same order, the same counts, every slice."""
     PartFactory.create_batch(3, name="Brake lever", price=Decimal("34.50"))
     PartFactory(name="Loose part", category=None, available_quantity=0)
+    PartFactory(name="Brake shoe", brand="EBC", price=Decimal("12.00"))
+    PartFactory(name="Brake caliper", brand="Brembo", available_quantity=0)
+    PartFactory(name="Brake hose", brand="ebc")
     expected = part_queryset(query)
     found = part_search(query)
     assert isinstance(found, PartSearch)

@@ -7,6 +7,7 @@ from django.utils import timezone
 from playwright.sync_api import expect
 
 from accounts.tests.factories import AdminFactory
+from catalog.models import MissedSearch
 from catalog.tests.factories import PartFactory
 from orders.tests.factories import BookingFactory
 from tests.e2e.conftest import shot, sign_in
@@ -61,3 +62,19 @@ def test_one_unit_sold_is_one_unit(site, shop_with_sales):
     expect(site.get_by_text("$25.00 (1 unit)", exact=True)).to_be_visible()
     caption = "Revenue per day: $323.00 from 2 paid orders"
     expect(site.get_by_text(caption, exact=True)).to_be_visible()
+
+
+def test_searches_with_no_results_list_the_most_frequent(site, shop_with_sales):
+    for n in range(12):
+        MissedSearch.objects.create(
+            words=f"sidecar {n:02}", day=timezone.localdate(), count=30 - n, last_at=timezone.now()
+        )
+    site.goto("/dashboard/overview")
+
+    box = site.locator("section").filter(
+        has=site.get_by_role("heading", name="Searches with no results")
+    )
+    rows = box.get_by_role("listitem")
+    expect(rows).to_have_count(10)
+    expect(rows.first).to_have_text("sidecar 00 30 times")
+    expect(rows.last).to_have_text("sidecar 09 21 times")

@@ -116,6 +116,36 @@ function LowStock({ parts }) {
   );
 }
 
+const MISSED_SHOWN = 10;
+
+function MissedSearches({ searches }) {
+  const shown = (searches || []).slice(0, MISSED_SHOWN);
+  return (
+    <section
+      className="card bg-base-100 border border-base-300 p-4"
+      aria-labelledby="missed-searches"
+    >
+      <h3 id="missed-searches" className="font-semibold mb-2">
+        Searches with no results
+      </h3>
+      {shown.length === 0 ? (
+        <p className="text-sm">Nothing yet.</p>
+      ) : (
+        <ol className="flex flex-col gap-1">
+          {shown.map((search) => (
+            <li key={search.q} className="text-sm flex justify-between gap-2">
+              <span className="min-w-0">{search.q}</span>{" "}
+              <span className="tabular-nums">
+                {counted(search.count, "{count} time", "{count} times")}
+              </span>
+            </li>
+          ))}
+        </ol>
+      )}
+    </section>
+  );
+}
+
 function Overview({ stats: first, days: firstDays }) {
   const [stats, setStats] = useState(first);
   const [days, setDays] = useState(firstDays);
@@ -166,6 +196,7 @@ function Overview({ stats: first, days: firstDays }) {
         <HorizontalBars title="Orders by state" rows={states} />
         <HorizontalBars title="Top parts by revenue" rows={top} />
         <LowStock parts={stats.lowStock} />
+        <MissedSearches searches={stats.missedSearches} />
       </div>
     </div>
   );
