@@ -13,7 +13,8 @@ from core.api import created, errors, get_or_404, page_response, with_count
 from core.parsers import ShopJSONParser
 from core.permissions import IsShopAdmin
 
-from . import selectors, services, stock
+from . import selectors, services, stock, suggestions
+from .bike_words import with_bike
 from .fitment_serializers import (
     FitmentInputSerializer,
     FitmentSerializer,
@@ -31,10 +32,13 @@ from .serializers import (
     PartOutputSerializer,
     PartSearchInputSerializer,
     StockChangeInputSerializer,
+    SuggestInputSerializer,
+    SuggestionsSerializer,
     numbers_clean,
     parts_json_body,
 )
 
+BIKE_FOUND = "X-Bike-Found"  # the vehicle a search's words named (catalog.bike_words)
 STOCK_BY_PATCH = (
     "Stock can't be set here: send the units received or written off, with a reason, "
     "to POST /api/allparts/{id}/stock"
@@ -61,8 +65,8 @@ class PartListApi(APIView):
             return HttpResponse(body, content_type="application/json")
         search = PartSearchInputSerializer(data=request.query_params)
         search.is_valid(raise_exception=True)
-        query = search.part_query()
-        return page_response(
+        query, bike = with_bike(search.part_query())
+        response = page_response(
             part_search(query),
             PartOutputSerializer,
             search,
@@ -70,6 +74,9 @@ class PartListApi(APIView):
             count_in_rows=query.reads_every_match,
             encode=partial(parts_json_body, fits=query.fits is not None),
         )
+        if bike is not None:
+            response[BIKE_FOUND] = str(bike.pk)
+        return response
 
     @extend_schema(
         request=PartInputSerializer,
@@ -215,3 +222,17 @@ class VehicleListApi(APIView):
             make=data.get("make", ""), model=data.get("model", ""), year=data.get("year")
         )
         return page_response(vehicles, VehicleSerializer, search)
+
+
+class SuggestApi(APIView):
+    """GET /api/search/suggest?q=…: the parts (as `q` ranks them), categories and bikes the
+    search box suggests; empty lists for fewer than two characters."""
+
+    @extend_schema(
+        parameters=[SuggestInputSerializer],
+        responses={200: SuggestionsSerializer, **errors(401)},
+    )
+    def get(self, request):
+        q = SuggestInputSerializer.q_of(request.query_params)
+        keep = not request.user.is_authenticated
+        return HttpResponse(suggestions.suggest_body(q, keep=keep), content_type="application/json")

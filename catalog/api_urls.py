@@ -12,6 +12,7 @@ urlpatterns = [
     *optional_slash("allparts/<int:pk>/stock", api.PartStockApi.as_view(), "part-stock"),
     *optional_slash("allparts/<int:pk>/fitment", api.PartFitmentApi.as_view(), "part-fitment"),
     *optional_slash("allparts/<int:pk>/numbers", api.PartNumbersApi.as_view(), "part-numbers"),
+    *optional_slash("search/suggest", api.SuggestApi.as_view(), "search-suggest"),
     *optional_slash("categories", api.CategoryListApi.as_view(), "category-list"),
     *optional_slash("vehicles", api.VehicleListApi.as_view(), "vehicle-list"),
     *optional_slash("vehicles/makes", api.VehicleMakesApi.as_view(), "vehicle-makes"),

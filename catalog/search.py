@@ -75,6 +75,9 @@ class PartQuery:
     in_stock: bool = False
     sort: str = ""
     fits: int | None = None  # a vehicle's id: only parts that fit it or are universal
+    # Vehicles' ids (a bike named in the words, catalog.bike_words): only parts that fit any
+    # of them or are universal.
+    vehicles: tuple[int, ...] = ()
 
     @property
     def order(self) -> tuple[str, ...]:
@@ -109,6 +112,7 @@ class PartQuery:
             or self.max_price is not None
             or self.in_stock
             or self.fits is not None
+            or bool(self.vehicles)
         )
 
     @property
@@ -157,6 +161,8 @@ def part_queryset(query: PartQuery) -> QuerySet[Part]:
         parts = parts.filter(available_quantity__gte=F("minimum_order_quantity"))
     if query.fits is not None:
         parts = parts.filter(selectors.fits(query.fits))
+    if query.vehicles:
+        parts = parts.filter(selectors.fits_any(query.vehicles))
     if query.words:
         parts = _matching(parts, query)
     else:
@@ -337,6 +343,7 @@ class PartSearch(Rows):
 # The parts of a bike (selectors.FITTING_IDS) gathered once into an array (an InitPlan), whose
 # parts the primary key then finds: as a semi-join PostgreSQL reads every part to hash them.
 _FITS = f'"catalog_part"."id" = ANY(ARRAY({selectors.FITTING_IDS}))'
+_FITS_ANY = f'"catalog_part"."id" = ANY(ARRAY({selectors.FITTING_ANY_IDS}))'
 
 
 def _where(query: PartQuery) -> tuple[str, list]:
@@ -358,6 +365,9 @@ def _where(query: PartQuery) -> tuple[str, list]:
     if query.fits is not None:
         conditions.append(_FITS)
         params.append(query.fits)
+    if query.vehicles:
+        conditions.append(_FITS_ANY)
+        params.append(list(query.vehicles))
     if query.words:
         match, match_params = _match(query)
         conditions.append(match)

@@ -15,7 +15,7 @@ from core.caching.statements import Statement, stand_in_numbers
 from core.paging import ListPage, page_number
 from core.paging import page_of as _page_of
 
-from .models import Category, Part, PartNumber, StockMovement, Vehicle
+from .models import Category, Fitment, Part, PartNumber, StockMovement, Vehicle
 
 # What is kept in the cache, and the writes that make it stale (catalog.services, catalog.stock
 # bump these versions; docs/features.md, "Caching"):
@@ -250,12 +250,24 @@ FITTING_IDS = (
     ' UNION ALL SELECT "id" FROM "catalog_part" WHERE "universal"'
 )
 
+# The same for any of several vehicles (PostgreSQL: their ids as one array parameter).
+FITTING_ANY_IDS = (
+    'SELECT "part_id" FROM "catalog_fitment" WHERE "vehicle_id" = ANY(%s)'
+    ' UNION ALL SELECT "id" FROM "catalog_part" WHERE "universal"'
+)
+
 
 def fits(vehicle: Vehicle | int) -> Q:
     """The condition "this part fits `vehicle`": universal, or a fitment row for it. Filter
     any QuerySet of parts with it: `Part.objects.filter(fits(vehicle))`."""
     vehicle_id = vehicle.pk if isinstance(vehicle, Vehicle) else int(vehicle)
     return Q(pk__in=RawSQL(FITTING_IDS, [vehicle_id]))
+
+
+def fits_any(vehicle_ids: Collection[int]) -> Q:
+    """The condition "this part fits one of these vehicles, or is universal"."""
+    listed = Fitment.objects.filter(vehicle_id__in=list(vehicle_ids)).values("part_id")
+    return Q(universal=True) | Q(pk__in=listed)
 
 
 def fitting_count(vehicle_id: int) -> int:

@@ -1,5 +1,6 @@
 """Catalog pages: All Parts, the purchase page, and the admin's Manage Parts and Add parts."""
 
+from dataclasses import replace
 from functools import partial
 
 from django.contrib import messages
@@ -26,6 +27,7 @@ from .fitment_serializers import (
     FitmentRowInputSerializer,
     unknown_bike,
 )
+from .bike_words import with_bike
 from .models import Part, PartNumber
 from .search import SORT_LABELS, kept_count, part_search
 from .serializers import (
@@ -53,8 +55,11 @@ def allparts(request):
     search = PartSearchInputSerializer(data=request.GET)
     asked = any(form.values()) or bikes_parts
     searching = asked and search.is_valid()
+    offer = not_fitting = None
     if searching:
-        query = search.part_query()
+        query, named = with_bike(search.part_query())
+        if named is not None and not garage_views.bike_named(bike, query):
+            offer, bikes_parts = named, False  # the bike in the words, not the active one
         query = garage_views.for_bike(query, bike) if bikes_parts else query
         page = selectors.page_of(
             part_search(query),
@@ -62,6 +67,8 @@ def allparts(request):
             count=kept_count(query, version=version),
             count_in_rows=query.reads_every_match,
         )
+        if bikes_parts and query.words:
+            not_fitting = part_search(replace(query, fits=None)).count() - page.count
     else:
         page = selectors.part_page(page=number, version=version)
     all_fit = bikes_parts or (bike is not None and form["fits"] == str(bike.pk))
@@ -70,6 +77,9 @@ def allparts(request):
     query.pop("page", None)
     context = {
         "bike": bike,
+        # "Shop for your 2019 Yamaha MT-07?": a bike in the words that is not the active one.
+        "offer": offer,
+        "not_fitting": not_fitting,
         "showing_all": bike is not None and not bikes_parts,
         # Kept for visitors, the makes cost nothing twice; a signed-in page (5 queries) leaves
         # them to the picker's script, or to /garage's round trip without it.
