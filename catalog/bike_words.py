@@ -10,13 +10,11 @@ no query here and a bounded amount of work: at most MAX_WORDS words, runs of MAX
 import re
 from dataclasses import dataclass, replace
 
-from django.db.models.functions import Upper
-
 from core.caching import versions
 
 from .models import Vehicle
 from .search import PartQuery
-from .selectors import VEHICLES
+from .selectors import VEHICLES, vehicle_rows
 
 MAX_WORDS = 10  # words of a query looked at (PartQuery.words reads as many)
 MAX_RUN = 4  # words one model may be typed in ("R 1250 GS")
@@ -52,8 +50,7 @@ def models() -> dict[str, list[tuple[int, int, str, str]]]:
 
 def _read_models() -> dict[str, list[tuple[int, int, str, str]]]:
     found: dict[str, list[tuple[int, int, str, str]]] = {}
-    rows = Vehicle.objects.order_by(Upper("model"), "-year", "id")
-    for pk, make, model, year in rows.values_list("pk", "make", "model", "year"):
+    for pk, make, model, year in sorted(vehicle_rows(), key=lambda row: (-row[3], row[0])):
         model_key = key(model)
         if LETTER.search(model_key):  # a model of digits alone ("900") reads as a number
             found.setdefault(model_key, []).append((year, pk, make, model))

@@ -90,6 +90,6 @@ def bikes_named(q: str, named: bike_words.BikeWords | None) -> list[Vehicle]:
             if model_key.startswith(typed) or (bike_words.key(row[2]) + model_key).startswith(typed)
         ]
     rows.sort(key=lambda row: (-row[0], row[1]))
-    return [
-        Vehicle(pk=pk, make=make, model=model, year=year) for year, pk, make, model in rows
-    ][:MAX_BIKES]
+    return [Vehicle(pk=pk, make=make, model=model, year=year) for year, pk, make, model in rows][
+        :MAX_BIKES
+    ]

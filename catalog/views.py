@@ -1,6 +1,5 @@
 """Catalog pages: All Parts, the purchase page, and the admin's Manage Parts and Add parts."""
 
-from dataclasses import replace
 from functools import partial
 
 from django.contrib import messages
@@ -29,7 +28,7 @@ from .fitment_serializers import (
 )
 from .bike_words import with_bike
 from .models import Part, PartNumber
-from .search import SORT_LABELS, kept_count, part_search
+from .search import SORT_LABELS, kept_count, part_queryset, part_search
 from .serializers import (
     PartEditSerializer,
     PartInputSerializer,
@@ -60,15 +59,18 @@ def allparts(request):
         query, named = with_bike(search.part_query())
         if named is not None and not garage_views.bike_named(bike, query):
             offer, bikes_parts = named, False  # the bike in the words, not the active one
-        query = garage_views.for_bike(query, bike) if bikes_parts else query
-        page = selectors.page_of(
-            part_search(query),
-            page=number,
-            count=kept_count(query, version=version),
-            count_in_rows=query.reads_every_match,
-        )
-        if bikes_parts and query.words:
-            not_fitting = part_search(replace(query, fits=None)).count() - page.count
+        if bikes_parts and query.words:  # "N parts match but do not fit …": in the same query
+            page, not_fitting = selectors.fitting_page(
+                part_queryset(query), bike.pk, order=query.order, page=number
+            )
+        else:
+            query = garage_views.for_bike(query, bike) if bikes_parts else query
+            page = selectors.page_of(
+                part_search(query),
+                page=number,
+                count=kept_count(query, version=version),
+                count_in_rows=query.reads_every_match,
+            )
     else:
         page = selectors.part_page(page=number, version=version)
     all_fit = bikes_parts or (bike is not None and form["fits"] == str(bike.pk))

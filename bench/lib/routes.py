@@ -39,6 +39,8 @@ API_READS = [
     ("visitor", "/api/allparts?limit=24", 200),
     ("visitor", "/api/allparts?q=brake&inStock=true&maxPrice=500&limit=24", 200),
     ("visitor", "/api/allparts/{part}", 200),
+    ("visitor", "/api/search/suggest?q=brake+pads", 200),
+    ("user", "/api/search/suggest?q=brake+pads", 200),
     ("visitor", "/api/review", 200),
     ("user", "/api/user/me", 200),
     ("user", "/api/admin/{email}", 200),
