@@ -19,6 +19,7 @@ from core.page_forms import handle_form, validate
 from core.page_guards import shop_admin_required
 
 from . import garage, garage_views, selectors, services, stock
+from .bike_words import with_bike
 from .fitment_serializers import (
     CONFIRM_NEW_BIKE,
     NEW_BIKE,
@@ -26,7 +27,6 @@ from .fitment_serializers import (
     FitmentRowInputSerializer,
     unknown_bike,
 )
-from .bike_words import with_bike
 from .models import Part, PartNumber
 from .search import SORT_LABELS, kept_count, part_queryset, part_search
 from .serializers import (

@@ -7,7 +7,6 @@ import pytest
 from catalog import services
 from catalog.models import Category, PartNumber
 from catalog.tests.factories import PartFactory
-from catalog.tests.test_bike_words import garage_shelf  # noqa: F401 (a fixture)
 
 pytestmark = pytest.mark.django_db
 
@@ -22,11 +21,11 @@ def suggest(client, q: str) -> dict:
 
 
 @pytest.mark.parametrize("q", ["", "a", " b ", "-"])
-def test_fewer_than_two_characters_suggest_nothing(anon, garage_shelf, q):  # noqa: F811
+def test_fewer_than_two_characters_suggest_nothing(anon, garage_shelf, q):
     assert suggest(anon, q) == {"parts": [], "categories": [], "bikes": []}
 
 
-def test_the_parts_categories_and_bikes_of_the_words(anon, garage_shelf):  # noqa: F811
+def test_the_parts_categories_and_bikes_of_the_words(anon, garage_shelf):
     answer = suggest(anon, "brake")
     pads = garage_shelf["pads"]
     assert {
@@ -43,17 +42,17 @@ def test_the_parts_categories_and_bikes_of_the_words(anon, garage_shelf):  # noq
     assert answer["bikes"] == []
 
 
-def test_the_parts_come_in_the_order_a_search_ranks_them(anon, garage_shelf):  # noqa: F811
+def test_the_parts_come_in_the_order_a_search_ranks_them(anon, garage_shelf):
     for q in ["chain", "525vx3", "brake pads"]:
         listed = [p["_id"] for p in anon.get("/api/allparts", {"q": q}).json()]
         assert [p["_id"] for p in suggest(anon, q)["parts"]] == listed[:6]
 
 
-def test_a_part_number_finds_its_part_first(anon, garage_shelf):  # noqa: F811
+def test_a_part_number_finds_its_part_first(anon, garage_shelf):
     assert suggest(anon, "525-vx3")["parts"][0]["name"] == "Drive chain 525"
 
 
-def test_an_old_number_finds_its_part_first(anon, garage_shelf):  # noqa: F811
+def test_an_old_number_finds_its_part_first(anon, garage_shelf):
     services.part_numbers_set(
         part=garage_shelf["chain"],
         numbers=[{"number": "94568-D4110", "kind": PartNumber.Kind.SUPERSEDED, "brand": ""}],
@@ -61,7 +60,7 @@ def test_an_old_number_finds_its_part_first(anon, garage_shelf):  # noqa: F811
     assert suggest(anon, "94568d4110")["parts"][0]["name"] == "Drive chain 525"
 
 
-def test_a_bike_in_the_words_names_its_bikes_and_fitting_parts(anon, garage_shelf):  # noqa: F811
+def test_a_bike_in_the_words_names_its_bikes_and_fitting_parts(anon, garage_shelf):
     answer = suggest(anon, "mt07 chain")
     assert {p["name"] for p in answer["parts"]} == {"Drive chain 525", "Chain lube"}
     assert [b["name"] for b in answer["bikes"]] == ["2019 Yamaha MT-07", "2018 Yamaha MT-07"]
@@ -74,7 +73,7 @@ def test_a_bike_in_the_words_names_its_bikes_and_fitting_parts(anon, garage_shel
     }
 
 
-def test_bikes_whose_model_begins_with_the_words(anon, garage_shelf):  # noqa: F811
+def test_bikes_whose_model_begins_with_the_words(anon, garage_shelf):
     assert [b["name"] for b in suggest(anon, "mt-0")["bikes"]] == [
         "2019 Yamaha MT-07",
         "2018 Yamaha MT-07",
@@ -106,7 +105,7 @@ def test_at_most_6_parts_3_categories_3_bikes(anon, db):
         "mt07 " * 50,
     ],
 )
-def test_any_q_answers_200(anon, garage_shelf, q):  # noqa: F811
+def test_any_q_answers_200(anon, garage_shelf, q):
     answer = suggest(anon, q)
     assert set(answer) == {"parts", "categories", "bikes"}
 
@@ -114,7 +113,7 @@ def test_any_q_answers_200(anon, garage_shelf, q):  # noqa: F811
 def test_a_visitors_answer_is_kept_and_never_outlives_a_change(
     anon,
     garage_shelf,
-    django_assert_num_queries,  # noqa: F811
+    django_assert_num_queries,
 ):
     suggest(anon, "brake")
     with django_assert_num_queries(0):
@@ -128,7 +127,7 @@ def test_a_visitors_answer_is_kept_and_never_outlives_a_change(
     assert "Brake caliper" in [p["name"] for p in suggest(anon, "brake")["parts"]]
 
 
-def test_a_kept_answer_follows_fitment_and_vehicles(anon, garage_shelf):  # noqa: F811
+def test_a_kept_answer_follows_fitment_and_vehicles(anon, garage_shelf):
     assert suggest(anon, "cb500f")["bikes"] == []
     services.vehicle_get_or_create(make="Honda", model="CB500F", year=2021)
     assert [b["name"] for b in suggest(anon, "cb500f")["bikes"]] == ["2021 Honda CB500F"]
@@ -139,5 +138,5 @@ def test_a_kept_answer_follows_fitment_and_vehicles(anon, garage_shelf):  # noqa
     assert "Brake pads Z" in [p["name"] for p in suggest(anon, "mt07 brake")["parts"]]
 
 
-def test_signed_in_the_same_answer(as_user, anon, garage_shelf):  # noqa: F811
+def test_signed_in_the_same_answer(as_user, anon, garage_shelf):
     assert suggest(as_user, "mt07 chain") == suggest(anon, "mt07 chain")

@@ -8,7 +8,6 @@ from django.test import Client
 
 from catalog import services
 from catalog.tests.factories import PartFactory
-from catalog.tests.test_bike_words import garage_shelf  # noqa: F401 (a fixture)
 
 pytestmark = pytest.mark.django_db
 
@@ -29,14 +28,14 @@ def active(client, vehicle) -> None:
     )
 
 
-def test_a_bike_in_the_words_lists_its_parts_and_offers_it(client, garage_shelf):  # noqa: F811
+def test_a_bike_in_the_words_lists_its_parts_and_offers_it(client, garage_shelf):
     page = text(client.get("/allparts", {"q": "mt07 brake pads"}))
     assert "Brake pads front" in page
     assert "Brake pads Z" not in page
     assert OFFER in page
 
 
-def test_the_offer_saves_the_bike_and_makes_it_active(client, garage_shelf):  # noqa: F811
+def test_the_offer_saves_the_bike_and_makes_it_active(client, garage_shelf):
     html = client.get("/allparts", {"q": "mt07 pads"}).content.decode()
     form = re.search(
         r'<form method="post" action="/garage"[^>]*data-testid="bike-offer".*?</form>', html, re.S
@@ -49,25 +48,25 @@ def test_the_offer_saves_the_bike_and_makes_it_active(client, garage_shelf):  # 
     assert not OFFERED.search(page)
 
 
-def test_another_active_bike_is_offered_the_named_one(client, garage_shelf):  # noqa: F811
+def test_another_active_bike_is_offered_the_named_one(client, garage_shelf):
     active(client, garage_shelf["z900"])
     page = text(client.get("/allparts", {"q": "mt07 pads"}))
     assert OFFER in page
     assert "Brake pads front" in page  # the named bike's list, not the Z900's
 
 
-def test_an_active_year_of_the_named_model_is_not_offered_another(client, garage_shelf):  # noqa: F811
+def test_an_active_year_of_the_named_model_is_not_offered_another(client, garage_shelf):
     active(client, garage_shelf["mt07_2018"])
     page = text(client.get("/allparts", {"q": "mt07 chain"}))
     assert not OFFERED.search(page)
     assert "Drive chain 525" in page
 
 
-def test_without_a_bike_in_the_words_nothing_is_offered(client, garage_shelf):  # noqa: F811
+def test_without_a_bike_in_the_words_nothing_is_offered(client, garage_shelf):
     assert not OFFERED.search(text(client.get("/allparts", {"q": "brake pads"})))
 
 
-def test_n_parts_match_but_do_not_fit(client, garage_shelf):  # noqa: F811
+def test_n_parts_match_but_do_not_fit(client, garage_shelf):
     active(client, garage_shelf["mt07_2019"])
     PartFactory(name="Brake pads rear", description="Rear")
     page = text(client.get("/allparts", {"q": "brake"}))
@@ -80,20 +79,20 @@ def test_n_parts_match_but_do_not_fit(client, garage_shelf):  # noqa: F811
     assert "Brake pads rear" in every
 
 
-def test_1_part_matches_but_does_not_fit(client, garage_shelf):  # noqa: F811
+def test_1_part_matches_but_does_not_fit(client, garage_shelf):
     active(client, garage_shelf["mt07_2019"])
     page = text(client.get("/allparts", {"q": "brake"}))
     assert "1 part matches but does not fit your 2019 Yamaha MT-07" in page
 
 
-def test_when_none_fits_the_sentence_stands_instead(client, garage_shelf):  # noqa: F811
+def test_when_none_fits_the_sentence_stands_instead(client, garage_shelf):
     active(client, garage_shelf["mt07_2018"])
     page = text(client.get("/allparts", {"q": "brake"}))
     assert "2 parts match but do not fit your 2018 Yamaha MT-07" in page
     assert "No parts match your search." not in page
 
 
-def test_nothing_said_when_every_match_fits_or_nothing_searched(client, garage_shelf):  # noqa: F811
+def test_nothing_said_when_every_match_fits_or_nothing_searched(client, garage_shelf):
     active(client, garage_shelf["mt07_2019"])
     assert "do not fit" not in text(client.get("/allparts", {"q": "chain"}))
     assert "not fit your" not in text(client.get("/allparts"))
@@ -101,7 +100,7 @@ def test_nothing_said_when_every_match_fits_or_nothing_searched(client, garage_s
     assert "No parts match your search." in page
 
 
-def test_a_signed_in_shopper_sees_the_sentence_too(user, garage_shelf):  # noqa: F811
+def test_a_signed_in_shopper_sees_the_sentence_too(user, garage_shelf):
     client = Client()
     client.force_login(user)
     active(client, garage_shelf["mt07_2019"])
@@ -113,7 +112,7 @@ SEARCH_BOX = re.compile(r'<input id="([^"]+)" type="search" name="q"[^>]*role="c
 
 
 @pytest.mark.parametrize("path", ["/", "/blogs", "/login", "/parts/{pk}", "/allparts"])
-def test_every_page_has_one_search_parts_combobox(client, garage_shelf, path):  # noqa: F811
+def test_every_page_has_one_search_parts_combobox(client, garage_shelf, path):
     html = client.get(path.format(pk=garage_shelf["pads"].pk)).content.decode()
     boxes = SEARCH_BOX.findall(html)
     assert len(boxes) == 1, boxes
@@ -131,7 +130,7 @@ def test_every_page_has_one_search_parts_combobox(client, garage_shelf, path):  
     assert form, "a GET form to /allparts: the box works without JavaScript"
 
 
-def test_the_pages_of_a_search_for_the_active_bike(client, garage_shelf):  # noqa: F811
+def test_the_pages_of_a_search_for_the_active_bike(client, garage_shelf):
     """25 universal brake parts and the bike's pads fit; the Z900's pads do not: 26 on two
     pages, whichever page is asked for."""
     for n in range(25):
