@@ -29,7 +29,14 @@ export function watchSuggest(input) {
   if (input.dataset.suggesting) return;
   input.dataset.suggesting = "1";
   const list = document.getElementById(input.getAttribute("aria-controls"));
-  const status = input.parentElement.querySelector("[data-suggest-status]");
+  // The polite status that says how many there are: made here, so that a page without
+  // JavaScript (or whose box was never used) has no empty status of its own.
+  const status = document.createElement("p");
+  status.className = "sr-only";
+  status.setAttribute("role", "status");
+  status.setAttribute("aria-live", "polite");
+  status.dataset.suggestStatus = "";
+  input.parentElement.append(status);
   let timer = 0;
   let asked = "";
   let active = -1;
