@@ -113,12 +113,17 @@ SEARCH_BOX = re.compile(r'<input type="search" name="q"[^>]* id="([^"]+)"[^>]*ro
 
 @pytest.mark.parametrize("path", ["/", "/blogs", "/login", "/parts/{pk}", "/allparts"])
 def test_every_page_has_one_search_parts_combobox(client, garage_shelf, path):
+    """One in the page (/allparts' form) or the bar's and the phone menu's (one shown at any
+    width: the bar's from 1024 px, the menu's below)."""
     html = client.get(path.format(pk=garage_shelf["pads"].pk)).content.decode()
     boxes = SEARCH_BOX.findall(html)
-    assert len(boxes) == 1, boxes
-    box = boxes[0]
+    assert boxes == (["search-q"] if path == "/allparts" else ["menu-q", "navbar-q"]), boxes
+    for box in boxes:
+        search_box_is_a_combobox(html, box)
+
+
+def search_box_is_a_combobox(html: str, box: str) -> None:
     assert len(re.findall(rf'<label[^>]*for="{box}"[^>]*>(?:<span[^>]*>)?Search parts<', html)) == 1
-    assert html.count(">Search parts<") == 1  # no other box of that name
     tag = re.search(rf'<input [^>]*id="{box}"[^>]*>', html).group(0)
     assert 'aria-expanded="false"' in tag
     assert f'aria-controls="{box}-list"' in tag
