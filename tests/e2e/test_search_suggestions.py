@@ -116,3 +116,30 @@ def test_allparts_has_one_search_box_with_the_suggestions(site, shelf):
         site.get_by_role("listbox", name="Suggestions").get_by_role("option").first
     ).to_be_visible()
     expect(site.get_by_role("listbox", name="Suggestions")).to_contain_text("2019 Yamaha MT-07")
+
+
+def test_on_a_phone_the_menu_holds_the_box(site, shelf):
+    site.set_viewport_size({"width": 390, "height": 844})
+    site.goto("/")
+    expect(site.get_by_role("combobox", name="Search parts")).to_have_count(0)  # menu closed
+    site.get_by_label("Open the menu").click()
+    box = site.get_by_role("combobox", name="Search parts")
+    expect(box).to_have_count(1)
+    box.press_sequentially("12311mt4000", delay=15)
+    first = site.get_by_role("listbox", name="Suggestions").get_by_role("option").first
+    expect(first).to_contain_text("Front brake disc")
+    assert site.evaluate("document.documentElement.scrollWidth") <= 390
+
+
+def test_without_javascript_the_box_searches(browser, base_url, shelf):
+    context = browser.new_context(java_script_enabled=False, base_url=base_url)
+    page = context.new_page()
+    page.set_default_timeout(10_000)
+    try:
+        page.goto("/blogs")
+        page.get_by_role("combobox", name="Search parts").fill("brake disc")
+        page.get_by_role("combobox", name="Search parts").press("Enter")
+        expect(page).to_have_url(re.compile(r"/allparts\?q=brake\+disc$"))
+        expect(page.get_by_role("heading", name="Front brake disc")).to_be_visible()
+    finally:
+        context.close()
