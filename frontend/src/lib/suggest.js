@@ -5,13 +5,14 @@
 
 const WAIT = 150; // ms after the last key
 const FROM = 2; // characters before anything is asked
+const DOLLARS = new Intl.NumberFormat("en-US", { style: "currency", currency: "USD" });
 
 /** The options of an answer: [label, detail, url]. */
 export function optionsOf(answer) {
   return [
     ...answer.parts.map((p) => [
       p.name,
-      `${p.partNumber ? `${p.partNumber} · ` : ""}$${Number(p.price).toFixed(2)}`,
+      `${p.partNumber ? `${p.partNumber} · ` : ""}${DOLLARS.format(p.price)}`,
       p.url,
     ]),
     ...answer.categories.map((c) => [c.name, "Category", c.url]),
