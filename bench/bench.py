@@ -24,7 +24,8 @@ can do, in one go. Writes bench/results.md and prints it; exit status 1 when a t
 6. The catalog grown to 10,000 parts: the catalog's first page and API page again; queries.
    Then GET /api/allparts/facets at that size, a new search each request (bench/lib/
    facets.py); then 5,000 vehicles and 200,000 fitment rows: /allparts for a bike against
-   the same page without one, both past the page cache (bench/lib/bikes.py).
+   the same page without one, both past the page cache (bench/lib/bikes.py). The search box's suggestions
+   for visitors (`--only suggest`: an answer kept), against the bare project, and their p99.
 7. The owner's tools with 100 then 100,000 orders (bench/lib/owner.py); those orders removed.
 
     python -m bench.bench [--seconds 2] [--rounds 3] [--warmup 2] [--no-lighthouse]
@@ -54,7 +55,7 @@ from bench.lib.reads import (
     scale_rows,
     throughput_rows,
 )
-from bench.lib.report import Section, machine, render
+from bench.lib.report import Row, Section, machine, render
 from bench.lib.targets import (
     AGAINST_PROJECT,
     ALLPARTS,
@@ -89,6 +90,9 @@ from bench.lib.targets import (
     SEARCH_WORDS,
     SHOPPERS,
     SMALL,
+    SUGGEST,
+    SUGGEST_P99_MS,
+    SUGGEST_SHARE,
     THROUGHPUT,
     TYPO_WORDS,
     TYPOS_SHARE,
@@ -231,6 +235,28 @@ def facets_at_scale(run: Run) -> list[Section]:
     ]
 
 
+def suggestions(run: Run) -> list[Section]:
+    """The search box's suggestions for visitors at 10,000 parts, the answer kept: against the
+    bare project, and their p99."""
+    from bench.lib import data
+
+    data.grow_catalog(LARGE)
+    log(f"GET {SUGGEST} for visitors, {LARGE:,} parts")
+    figures = run.reads.measure(f"{LARGE:,} parts", [run.target(SUGGEST)], run.args.rounds)
+    what = f"`GET {SUGGEST}` for visitors (kept), {LARGE:,} parts"
+    section = throughput_rows(figures, [(what, SUGGEST, SUGGEST_SHARE)], baseline=PROJECT)
+    got = figures[SUGGEST]
+    section.rows.append(
+        Row(
+            f"p99 latency of `{SUGGEST}` at {load.CONNECTIONS} connections, {LARGE:,} parts",
+            f"{got.p99:.1f} ms",
+            f"< {SUGGEST_P99_MS} ms",
+            got.p99 < SUGGEST_P99_MS and not got.errors,
+        )
+    )
+    return [section]
+
+
 def bike_pages(run: Run) -> list[Section]:
     from bench.lib import bikes
 
@@ -346,6 +372,7 @@ STEPS: list[tuple[str, Callable[[Run], list[Section]]]] = [
     ("memory", worker_memory),
     ("large", large_catalog),
     ("facets", facets_at_scale),  # 10,000 parts (grown here too), brands given
+    ("suggest", suggestions),  # 10,000 parts (grown here when "large" did not run)
     ("bikes", bike_pages),  # grows the catalog to 10,000 parts too, then adds fitment
     ("owner", owner_tools),  # after "large": 10,000 parts, then 100 and 100,000 orders
 ]

@@ -13,7 +13,8 @@ from core.api import created, errors, get_or_404, page_response, with_count
 from core.parsers import ShopJSONParser
 from core.permissions import IsShopAdmin
 
-from . import selectors, services, stock
+from . import selectors, services, stock, suggestions
+from .bike_words import with_bike
 from .facets import part_facets
 from .fitment_serializers import (
     FitmentInputSerializer,
@@ -33,10 +34,13 @@ from .serializers import (
     PartOutputSerializer,
     PartSearchInputSerializer,
     StockChangeInputSerializer,
+    SuggestInputSerializer,
+    SuggestionsSerializer,
     numbers_clean,
     parts_json_body,
 )
 
+BIKE_FOUND = "X-Bike-Found"  # the vehicle a search's words named (catalog.bike_words)
 STOCK_BY_PATCH = (
     "Stock can't be set here: send the units received or written off, with a reason, "
     "to POST /api/allparts/{id}/stock"
@@ -63,7 +67,7 @@ class PartListApi(APIView):
             return HttpResponse(body, content_type="application/json")
         search = PartSearchInputSerializer(data=request.query_params)
         search.is_valid(raise_exception=True)
-        query = search.part_query()
+        query, bike = with_bike(search.part_query())
         response = page_response(
             part_search(query),
             PartOutputSerializer,
@@ -74,6 +78,8 @@ class PartListApi(APIView):
         )
         if query.q and response["X-Total-Count"] == "0":
             services.missed_search_count(q=query.q)
+        if bike is not None:
+            response[BIKE_FOUND] = str(bike.pk)
         return response
 
     @extend_schema(
@@ -101,7 +107,8 @@ class PartFacetsApi(APIView):
     def get(self, request):
         search = PartSearchInputSerializer(data=request.query_params)
         search.is_valid(raise_exception=True)
-        return Response(part_facets(search.part_query()))
+        query, _ = with_bike(search.part_query())  # as GET /api/allparts reads the words
+        return Response(part_facets(query))
 
 
 class PartDetailApi(APIView):
@@ -234,3 +241,17 @@ class VehicleListApi(APIView):
             make=data.get("make", ""), model=data.get("model", ""), year=data.get("year")
         )
         return page_response(vehicles, VehicleSerializer, search)
+
+
+class SuggestApi(APIView):
+    """GET /api/search/suggest?q=…: the parts (as `q` ranks them), categories and bikes the
+    search box suggests; empty lists for fewer than two characters."""
+
+    @extend_schema(
+        parameters=[SuggestInputSerializer],
+        responses={200: SuggestionsSerializer, **errors(401)},
+    )
+    def get(self, request):
+        q = SuggestInputSerializer.q_of(request.query_params)
+        keep = not request.user.is_authenticated
+        return HttpResponse(suggestions.suggest_body(q, keep=keep), content_type="application/json")

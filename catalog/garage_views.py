@@ -50,6 +50,12 @@ def for_bike(query, bike: Vehicle):
     return dataclasses.replace(query, fits=bike.pk)
 
 
+def bike_named(bike: Vehicle | None, query) -> bool:
+    """Whether the active `bike` is one of the vehicles a search's words named (a year of
+    that model: its list stays the active bike's, and no other bike is offered)."""
+    return bike is not None and bike.pk in query.vehicles
+
+
 def picker(values) -> dict:
     """The picker's selects as far as `values` (make, model, year) go: the choices of each
     select after a valid choice in the one before, and a message for the next one to choose."""

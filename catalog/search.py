@@ -95,6 +95,9 @@ class PartQuery:
     sort: str = ""
     fits: int | None = None  # a vehicle's id: only parts that fit it or are universal
     brands: tuple[str, ...] = ()  # makers (Part.brand, exactly as written): any of them
+    # Vehicles' ids (a bike named in the words, catalog.bike_words): only parts that fit any
+    # of them or are universal.
+    vehicles: tuple[int, ...] = ()
 
     @property
     def order(self) -> tuple[str, ...]:
@@ -136,6 +139,7 @@ class PartQuery:
             or self.in_stock
             or self.fits is not None
             or self.brands
+            or self.vehicles
         )
 
     @property
@@ -186,6 +190,8 @@ def part_queryset(query: PartQuery) -> QuerySet[Part]:
         parts = parts.filter(available_quantity__gte=F("minimum_order_quantity"))
     if query.fits is not None:
         parts = parts.filter(selectors.fits(query.fits))
+    if query.vehicles:
+        parts = parts.filter(selectors.fits_any(query.vehicles))
     if query.words:
         parts = _matching(parts, query)
     else:
@@ -239,7 +245,7 @@ def _spellings(words: list[str]) -> list[Spelling]:
 
 
 def _synonyms(word: str) -> tuple[str, ...]:
-    return synonyms(word, word.removesuffix("s"), _stem(word))
+    return synonyms(word, word.removesuffix("s"), stem(word))
 
 
 def _tsquery(groups: list[tuple[str, ...]]) -> tuple[str, list]:
@@ -309,7 +315,7 @@ def _matching_substrings(parts: QuerySet[Part], query: PartQuery) -> QuerySet[Pa
     in_name, in_any = Q(), Q()
     for spelling in query.spellings:
         word_in_any, word_in_name = Q(pk__in=[]), Q(pk__in=[])
-        for stem in map(_stem, spelling.exact):
+        for stem in map(stem, spelling.exact):
             word_in_any |= (
                 Q(name__icontains=stem)
                 | Q(description__icontains=stem)
@@ -342,7 +348,7 @@ def _other(**lookup) -> QuerySet:
     return PartNumber.objects.filter(**lookup).values("part_id")
 
 
-def _stem(word: str) -> str:
+def stem(word: str) -> str:
     """A rough English stem for the fallback: "brakes" → "brake", "batteries" → "batter"."""
     for ending in ("ies", "es", "s"):
         if len(word) > len(ending) + 2 and word.endswith(ending):
@@ -411,6 +417,7 @@ class PartSearch(Rows):
 # The parts of a bike (selectors.FITTING_IDS) gathered once into an array (an InitPlan), whose
 # parts the primary key then finds: as a semi-join PostgreSQL reads every part to hash them.
 _FITS = f'"catalog_part"."id" = ANY(ARRAY({selectors.FITTING_IDS}))'
+_FITS_ANY = f'"catalog_part"."id" = ANY(ARRAY({selectors.FITTING_ANY_IDS}))'
 
 
 def _where(query: PartQuery) -> tuple[str, list]:
@@ -435,6 +442,9 @@ def _where(query: PartQuery) -> tuple[str, list]:
     if query.fits is not None:
         conditions.append(_FITS)
         params.append(query.fits)
+    if query.vehicles:
+        conditions.append(_FITS_ANY)
+        params.append(list(query.vehicles))
     if query.words:
         match, match_params = _match(query)
         conditions.append(match)

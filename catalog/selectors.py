@@ -7,7 +7,19 @@ from datetime import UTC, date, datetime
 
 from django.core.paginator import Paginator
 from django.db import connection, transaction
-from django.db.models import Count, F, Q, QuerySet, TextField
+from django.db.models import (
+    Case,
+    Count,
+    F,
+    IntegerField,
+    Q,
+    QuerySet,
+    Sum,
+    TextField,
+    Value,
+    When,
+    Window,
+)
 from django.db.models.expressions import RawSQL
 from django.db.transaction import TransactionManagementError
 from django.utils import timezone
@@ -18,7 +30,7 @@ from core.caching.statements import Statement, stand_in_numbers
 from core.paging import ListPage, page_number
 from core.paging import page_of as _page_of
 
-from .models import Category, Part, PartNumber, StockMovement, Vehicle
+from .models import Category, Fitment, Part, PartNumber, StockMovement, Vehicle
 
 # What is kept in the cache, and the writes that make it stale (catalog.services, catalog.stock
 # bump these versions; docs/features.md, "Caching"):
@@ -298,12 +310,24 @@ FITTING_IDS = (
     ' UNION ALL SELECT "id" FROM "catalog_part" WHERE "universal"'
 )
 
+# The same for any of several vehicles (PostgreSQL: their ids as one array parameter).
+FITTING_ANY_IDS = (
+    'SELECT "part_id" FROM "catalog_fitment" WHERE "vehicle_id" = ANY(%s)'
+    ' UNION ALL SELECT "id" FROM "catalog_part" WHERE "universal"'
+)
+
 
 def fits(vehicle: Vehicle | int) -> Q:
     """The condition "this part fits `vehicle`": universal, or a fitment row for it. Filter
     any QuerySet of parts with it: `Part.objects.filter(fits(vehicle))`."""
     vehicle_id = vehicle.pk if isinstance(vehicle, Vehicle) else int(vehicle)
     return Q(pk__in=RawSQL(FITTING_IDS, [vehicle_id]))
+
+
+def fits_any(vehicle_ids: Collection[int]) -> Q:
+    """The condition "this part fits one of these vehicles, or is universal"."""
+    listed = Fitment.objects.filter(vehicle_id__in=list(vehicle_ids)).values("part_id")
+    return Q(universal=True) | Q(pk__in=listed)
 
 
 def fitting_count(vehicle_id: int) -> int:
@@ -343,13 +367,63 @@ def vehicle_get(pk: object) -> Vehicle | None:
     return Vehicle.objects.filter(pk=number).first()
 
 
+def vehicle_rows() -> list[tuple[int, str, str, int]]:
+    """Every vehicle as (id, make, model, year), kept until a vehicle is added: the makes and
+    the bikes a search's words may name (catalog.bike_words) are read from it, in one query."""
+    return versions.get_or_set(
+        "catalog:vehicle-rows",
+        lambda: list(Vehicle.objects.order_by("id").values_list("pk", "make", "model", "year")),
+        names=[VEHICLES],
+    )
+
+
 def vehicle_makes() -> list[str]:
     """Every make with a vehicle, by name, kept until a vehicle is added."""
     return versions.get_or_set(
         "catalog:makes",
-        lambda: list(Vehicle.objects.order_by("make").values_list("make", flat=True).distinct()),
+        lambda: sorted({make for _, make, _, _ in vehicle_rows()}, key=lambda m: (m.casefold(), m)),
         names=[VEHICLES],
     )
+
+
+def fitting_page(
+    parts: QuerySet[Part],
+    vehicle_id: int,
+    *,
+    order: tuple[str, ...],
+    page: object = 1,
+    per_page: int = PARTS_PER_PAGE,
+) -> tuple[ListPage, int]:
+    """One page of those of `parts` that fit the vehicle (or are universal), in `order`, and
+    how many of `parts` do not fit it ("N parts match but do not fit …"). One query: every
+    part, those that fit first, each row carrying both counts; a page past the end reads the
+    last one again, after counting on its own."""
+    fit = Case(When(fits(vehicle_id), then=Value(1)), default=Value(0), output_field=IntegerField())
+    ordered = parts.annotate(fit=fit, every=Window(Count("*")), fitting=Window(Sum(fit))).order_by(
+        "-fit", *order
+    )
+    wanted = page_number(page, last=10**6)
+    rows = list(ordered[(wanted - 1) * per_page : wanted * per_page])
+    if rows:
+        every, fitting = rows[0].every, rows[0].fitting
+    elif wanted == 1:  # nothing matches
+        every = fitting = 0
+    else:
+        counts = parts.order_by().aggregate(every=Count("pk"), fitting=Sum(fit))
+        every, fitting = counts["every"], counts["fitting"] or 0
+    paginator = Paginator(range(fitting), per_page)
+    number = min(wanted, paginator.num_pages)
+    if number != wanted:
+        rows = list(ordered[(number - 1) * per_page : number * per_page])
+    listed = ListPage(
+        items=[part for part in rows if part.fit],
+        number=number,
+        num_pages=paginator.num_pages,
+        page_range=list(paginator.get_elided_page_range(number, on_each_side=2, on_ends=1)),
+        count=fitting,
+        per_page=per_page,
+    )
+    return listed, every - fitting
 
 
 def vehicle_list(*, make: str = "", model: str = "", year: int | None = None) -> QuerySet[Vehicle]:

@@ -13,6 +13,7 @@ from core.caching.versions import LOCAL
 from core.fields import required
 
 from . import images
+from .fitment_serializers import VehicleSerializer
 from .models import Category, Part, PartNumber
 from .search import SORTS, PartQuery
 from .selectors import numbers_from_column, vehicle_exists
@@ -456,3 +457,45 @@ class FacetsSerializer(serializers.Serializer):
     price = PriceRangeCountSerializer(many=True)
     inStock = serializers.IntegerField()
     total = serializers.IntegerField()
+
+
+SUGGEST_FROM = 2  # characters of `q` before anything is suggested
+SUGGEST_Q_MAX = 100  # characters of `q` looked at (a longer one is cut, never refused)
+
+
+class SuggestInputSerializer(serializers.Serializer):
+    """GET /api/search/suggest: `q`, any length (cut to SUGGEST_Q_MAX characters)."""
+
+    q = serializers.CharField(required=False, allow_blank=True)
+
+    @staticmethod
+    def q_of(params) -> str:
+        """`q` as suggestions read it: its words, cut and folded ("" when too short)."""
+        q = " ".join(str(params.get("q", "")).replace("\x00", "")[:SUGGEST_Q_MAX].split())
+        return q.casefold() if len(q) >= SUGGEST_FROM else ""
+
+
+class SuggestedPartSerializer(serializers.ModelSerializer):
+    _id = serializers.IntegerField(source="pk", read_only=True)
+    price = serializers.DecimalField(max_digits=10, decimal_places=2, coerce_to_string=False)
+    url = serializers.CharField(source="get_absolute_url", read_only=True)
+    partNumber = serializers.CharField(source="part_number")
+
+    class Meta:
+        model = Part
+        fields = ["_id", "name", "partNumber", "price", "img", "url"]
+
+
+class SuggestedCategorySerializer(serializers.Serializer):
+    slug = serializers.SlugField()
+    name = serializers.CharField()
+    url = serializers.CharField()
+
+
+class SuggestionsSerializer(serializers.Serializer):
+    """GET /api/search/suggest's answer (the OpenAPI's): at most 6 parts, 3 categories and
+    3 bikes."""
+
+    parts = SuggestedPartSerializer(many=True)
+    categories = SuggestedCategorySerializer(many=True)
+    bikes = VehicleSerializer(many=True)

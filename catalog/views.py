@@ -19,6 +19,7 @@ from core.page_forms import handle_form, validate
 from core.page_guards import shop_admin_required
 
 from . import garage, garage_views, selectors, services, stock
+from .bike_words import with_bike
 from .facet_links import facet_choices
 from .facets import part_facets
 from .fitment_serializers import (
@@ -29,7 +30,7 @@ from .fitment_serializers import (
     unknown_bike,
 )
 from .models import Part, PartNumber
-from .search import SORT_LABELS, PartQuery, part_search
+from .search import SORT_LABELS, PartQuery, part_queryset, part_search
 from .serializers import (
     PartEditSerializer,
     PartInputSerializer,
@@ -56,23 +57,33 @@ def allparts(request):
     search = PartSearchInputSerializer(data=request.GET)
     asked = any(form.values()) or any(request.GET.get(f) for f in FILTER_FIELDS) or bikes_parts
     searching = asked and search.is_valid()
-    query = search.part_query() if searching else PartQuery()  # a bad search: every part
-    query = garage_views.for_bike(query, bike) if searching and bikes_parts else query
-    facets = part_facets(query)
-    total = partial(int, facets["total"])
+    query, offer, not_fitting = PartQuery(), None, None  # a bad search: every part
     if searching:
-        found = part_search(query) if facets["total"] else Part.objects.none()  # no read
-        page = selectors.page_of(found, page=number, count=total)
-        if query.q and page.count == 0:  # the page of a search is never kept: each counts
-            services.missed_search_count(q=query.q)
+        query, named = with_bike(search.part_query())
+        if named is not None and not garage_views.bike_named(bike, query):
+            offer, bikes_parts = named, False  # the bike in the words, not the active one
+    grid = garage_views.for_bike(query, bike) if searching and bikes_parts else query
+    facets = part_facets(grid)
+    if not searching:
+        page = selectors.part_page(page=number, version=version, count=facets["total"])
+    elif bikes_parts and query.words:  # "N parts match but do not fit …": in the same query
+        page, not_fitting = selectors.fitting_page(
+            part_queryset(query), bike.pk, order=query.order, page=number
+        )
     else:
-        page = selectors.part_page(page=number, version=version, count=total())
+        found = part_search(grid) if facets["total"] else Part.objects.none()  # no read
+        page = selectors.page_of(found, page=number, count=partial(int, facets["total"]))
+    if query.q and page.count == 0 and not not_fitting:  # a search's page is never kept
+        services.missed_search_count(q=query.q)
     all_fit = bikes_parts or (bike is not None and form["fits"] == str(bike.pk))
     garage.with_fit_badges(page.items, bike, all_fit=all_fit)
     query_string = request.GET.copy()
     query_string.pop("page", None)
     context = {
         "bike": bike,
+        # "Shop for your 2019 Yamaha MT-07?": a bike in the words that is not the active one.
+        "offer": offer,
+        "not_fitting": not_fitting,
         "showing_all": bike is not None and not bikes_parts,
         # Kept for visitors, the makes cost nothing twice; a signed-in page (5 queries) leaves
         # them to the picker's script, or to /garage's round trip without it.
@@ -89,7 +100,7 @@ def allparts(request):
         "catalog_version": version,
         "sorts": SORT_LABELS,
         "query": query_string.urlencode(),
-        "filters": facet_choices(facets, query, request.GET),
+        "filters": facet_choices(facets, grid, request.GET),
     }
     return render(request, "catalog/allparts.html", context)
 

@@ -278,6 +278,7 @@ API = {
     ("DELETE", "/api/vouchers/{id}"): Api(401, 403, 403, 200, on="voucher"),
     # Bikes and fitment
     ("GET", "/api/vehicles"): Api(200, 200, 200, 200),
+    ("GET", "/api/search/suggest"): Api(200, 200, 200, 200),
     ("GET", "/api/vehicles/makes"): Api(200, 200, 200, 200),
     ("GET", "/api/allparts/{id}/fitment"): Api(200, 200, 200, 200, on="part"),
     ("PUT", "/api/allparts/{id}/fitment"): Api(

@@ -257,3 +257,21 @@ def test_a_review_deleted_in_django_admin_leaves_at_once(client, staff_client, h
         deleted = staff_client.post(REVIEWS_ADMIN, action)
     assert deleted.status_code == 302
     assert "Arrived in two days." not in visit(client, "/")[0]
+
+
+def test_a_view_may_keep_pages_per_its_own_query_strings(client, rf):
+    """GET /api/search/suggest keeps a visitor's answer per `q` (up to 100 characters); the
+    page cache keeps no other query string of that path, nor `q` elsewhere."""
+    from core.caching.pages.keys import learned, may_be_kept
+
+    PartFactory(name="Brake lever")
+    short, long = "/api/search/suggest?q=brake", "/api/search/suggest?q=" + "b" * 101
+    for path in (short, long, "/api/search/suggest?q=brake&x=1"):
+        assert client.get(path).status_code == 200
+    assert learned(False, rf.get(short)) is not None  # kept: answered before the view next time
+    assert learned(False, rf.get(long)) is None
+    assert not may_be_kept(rf.get("/api/search/suggest?q=brake&x=1"))
+    assert not may_be_kept(rf.get("/allparts?q=brake"))
+    assert may_be_kept(rf.get(short))
+    _, queries = visit(client, short)
+    assert queries == 0

@@ -107,3 +107,22 @@ def test_api_read_queries_are_few_and_constant_in_the_catalog_size(
     small = count_queries(client, url, status)
     shop.grow(LARGE)
     assert count_queries(client, url, status) == small
+
+
+@pytest.mark.parametrize("who", ["visitor", "user"])
+@pytest.mark.parametrize("q", ["brake", "mt07 brake pads", "2019 mt-07 chain"])
+def test_a_search_with_an_active_bike_and_a_bike_in_the_words_is_constant_too(
+    shop, count_queries, who, q
+):
+    """ "N parts match but do not fit your …" counts the matches once more; a bike in the
+    words is read from the cache of vehicles."""
+    from catalog import services
+
+    mt07 = services.vehicle_get_or_create(make="Yamaha", model="MT-07", year=2019)
+    services.vehicle_get_or_create(make="Kawasaki", model="Z900", year=2020)
+    client = shop.page_client(who)
+    client.post("/api/garage", {"vehicle": mt07.pk}, "application/json")
+    url = f"/allparts?q={q}"
+    small = count_queries(client, url, 200)
+    shop.grow(LARGE)
+    assert count_queries(client, url, 200) == small

@@ -43,6 +43,8 @@ API_READS = [
     ("visitor", "/api/allparts/facets", 200),
     ("visitor", "/api/allparts/facets?q=brake&brand=EBC&priceMin=0&priceMax=24.99", 200),
     ("visitor", "/api/allparts/{part}", 200),
+    ("visitor", "/api/search/suggest?q=brake+pads", 200),
+    ("user", "/api/search/suggest?q=brake+pads", 200),
     ("visitor", "/api/review", 200),
     ("user", "/api/user/me", 200),
     ("user", "/api/admin/{email}", 200),

@@ -74,6 +74,9 @@ AGAINST_PROJECT = [
     (f"signed-in `{MYORDER}` with {ORDERS} orders", MYORDER, 0.40),
     (f"signed-in order page `{ORDER}`", ORDER, 0.40),
 ]
+# The search box's suggestions for visitors, the answer kept (one `q`): at 10,000 parts.
+SUGGEST = "/api/search/suggest?q=brake+pads"
+SUGGEST_SHARE, SUGGEST_P99_MS = 0.8, 30  # of the bare project's requests/s; ms
 # The search page against a bare view running the same full-text query (bench/bare).
 SEARCH_SHARE = 0.5
 TYPOS_SHARE = 0.5  # the search page with a slip in each word, against the same bare view

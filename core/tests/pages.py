@@ -11,7 +11,8 @@ TOASTS = re.compile(
 
 
 class _Fields(HTMLParser):
-    """Collects the inputs, textareas, buttons, labels and images of a page."""
+    """Collects the inputs, textareas, buttons, labels and images of a page, but the
+    navbar's (its <header>: the search box every page has)."""
 
     def __init__(self):
         super().__init__()
@@ -22,9 +23,14 @@ class _Fields(HTMLParser):
         self.images: list[dict] = []
         self._open: tuple[str, dict] | None = None
         self._text: list[str] = []
+        self._in_header = False
 
     def handle_starttag(self, tag, attrs):
         attrs = dict(attrs)
+        if tag == "header":
+            self._in_header = True
+        if self._in_header:
+            return
         if tag in ("input", "select", "textarea") and "name" in attrs:
             self.names.append(attrs["name"])
         if tag == "input" and "name" in attrs:
@@ -39,6 +45,8 @@ class _Fields(HTMLParser):
             self._text.append(data)
 
     def handle_endtag(self, tag):
+        if tag == "header":
+            self._in_header = False
         if not self._open or tag != self._open[0]:
             return
         attrs, text = self._open[1], "".join(self._text)

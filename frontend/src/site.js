@@ -3,7 +3,8 @@
 // tap outside, replaces broken part images and keeps hidden slides out of the Tab order; has
 // the navbar's cart count filled in (lib/cart-count.js) and runs "Add to cart"
 // (lib/add-to-cart.js): both loaded when needed, a visitor without a cart loads neither. A
-// "Print" button (`data-print`: an invoice) prints the page.
+// "Print" button (`data-print`: an invoice) prints the page. A search box's suggestions load
+// when it first takes the focus (lib/suggest.js).
 import { watchImages } from "./lib/images.js";
 import { watchMenus } from "./lib/menus.js";
 import { clearToken, exchangeToken, signedInEmail, storedToken } from "./lib/session.js";
@@ -59,6 +60,11 @@ if (signedInEmail() || document.cookie.includes("cart_units=")) fillCartCount();
 document.addEventListener("cart-count", (event) => fillCartCount(event.detail));
 document.addEventListener("submit", onSubmit);
 document.addEventListener("click", onClick);
+// A search box's suggestions (lib/suggest.js), loaded when one first takes the focus.
+document.addEventListener("focusin", (event) => {
+  const box = event.target.closest?.("[data-suggest] input");
+  if (box) import("./lib/suggest.js").then((module) => module.watchSuggest(box));
+});
 watchMenus();
 watchImages();
 watchSlides();

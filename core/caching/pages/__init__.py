@@ -19,7 +19,8 @@ arguments: "item:{pk}"):
   `keep_page_for`.
 
 Neither is kept nor served for anything but a GET or HEAD without a query string (but a page
-number, or an API list's `limit` and `offset`), a bearer token or a pending message in a
+number, or an API list's `limit` and `offset`, or one of the form a visitors' view names with
+`query=`: say a search box's words, each query string then its own page), a bearer token or a pending message in a
 cookie (keys.py). `PageCacheMiddleware` (middleware.py), right after
 core.middleware.PrivateAnswerMiddleware (which marks the per-session pages `private,
 no-store`, answered from here too), keeps what the decorated views render and learns which

@@ -14,6 +14,9 @@ MESSAGES = "_messages"  # where its session storage keeps pending ones
 # Query strings worth keeping (short numbers keep the key space small): none, a page number,
 # or the API's page of a list (`limit`, then `offset`, as API clients page a list).
 CACHEABLE_QUERY = re.compile(r"^(page=\d{1,3}|limit=\d{1,3}(&offset=\d{1,5})?)?$")
+# Paths whose pages may also be kept per a query string of the view's own form (say, one
+# search box's words: `cache_page_for_visitors(…, query=…)`), noted when the view first runs.
+_own_queries: dict[str, re.Pattern] = {}
 SESSION_COOKIE = re.compile(r"^[a-z0-9]{32}$")  # the session keys Django makes
 LEARNED_PATHS = 20_000  # paths remembered per process (then forgotten and learned again)
 SESSION_STORE = import_module(settings.SESSION_ENGINE).SessionStore
@@ -42,14 +45,28 @@ class Note:
 
 
 def may_be_kept(request) -> bool:
-    """A read with no query string but a page number, no bearer token, no pending message
-    in a cookie."""
+    """A read with no query string but a page number (or one of the path's own form), no
+    bearer token, no pending message in a cookie."""
     return (
         request.method in ("GET", "HEAD")
-        and CACHEABLE_QUERY.match(request.META.get("QUERY_STRING", "")) is not None
+        and _query_kept(request)
         and "HTTP_AUTHORIZATION" not in request.META
         and MESSAGES_COOKIE not in request.COOKIES
     )
+
+
+def _query_kept(request) -> bool:
+    query = request.META.get("QUERY_STRING", "")
+    if CACHEABLE_QUERY.match(query) is not None:
+        return True
+    own = _own_queries.get(request.path)
+    return own is not None and own.fullmatch(query) is not None
+
+
+def keep_query(path: str, pattern: re.Pattern) -> None:
+    """Pages at `path` may also be kept per a query string that `pattern` matches whole."""
+    if _own_queries.get(path) is not pattern:
+        _own_queries[path] = pattern
 
 
 def for_visitors(request) -> bool:

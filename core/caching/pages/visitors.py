@@ -1,5 +1,6 @@
 """Visitors' pages: the same for every visitor with the same variant (core.caching.pages)."""
 
+import re
 from functools import wraps
 
 from django.contrib.auth import SESSION_KEY
@@ -15,6 +16,7 @@ from .keys import (
     Note,
     answer,
     for_visitors,
+    keep_query,
     kept_headers,
     learn,
     learned,
@@ -38,13 +40,17 @@ def visitors_variant(request) -> str | None:
     return variants.of_session(session)
 
 
-def cache_page_for_visitors(*names: str):
+def cache_page_for_visitors(*names: str, query: str = ""):
     """Serve the view's page to visitors from the cache (per variant) while `names` hold; it
-    serves a page any app server kept, and notes what it rendered."""
+    serves a page any app server kept, and notes what it rendered. `query`: a pattern of the
+    query strings its pages are also kept per (each its own page; say "q=[^&]{0,100}")."""
+    own = re.compile(query) if query else None
 
     def decorator(view):
         @wraps(view)
         def wrapper(request, *args, **kwargs):
+            if own is not None:
+                keep_query(request.path, own)
             shown = named(names, kwargs)
             variant = visitors_variant(request)
             if variant is None:
