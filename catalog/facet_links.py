@@ -40,12 +40,19 @@ def _link(asked: QueryDict, change) -> str:
     return reverse("allparts") + (f"?{params.urlencode()}" if params else "")
 
 
+def search_categories(facets: dict, query: PartQuery) -> list[dict]:
+    """The facets' categories ({"slug","name","count"}), and the one asked for even when the
+    other filters leave it no part (still shown, to be taken off)."""
+    found = facets["categories"]
+    if query.category and all(row["slug"] != query.category for row in found):
+        return [*found, {"slug": query.category, "name": query.category, "count": 0}]
+    return found
+
+
 def _categories(facets: dict, query: PartQuery, asked: QueryDict) -> list[Choice]:
-    counted = {row["slug"]: row for row in facets["categories"]}
-    if query.category and query.category not in counted:  # chosen, and none left: still shown
-        counted[query.category] = {"slug": query.category, "name": query.category, "count": 0}
     choices = []
-    for slug, row in counted.items():
+    for row in search_categories(facets, query):
+        slug = row["slug"]
         chosen = slug == query.category
 
         def choose(params, slug=slug, chosen=chosen):

@@ -315,13 +315,13 @@ def _matching_substrings(parts: QuerySet[Part], query: PartQuery) -> QuerySet[Pa
     in_name, in_any = Q(), Q()
     for spelling in query.spellings:
         word_in_any, word_in_name = Q(pk__in=[]), Q(pk__in=[])
-        for stem in map(stem, spelling.exact):
+        for root in map(stem, spelling.exact):
             word_in_any |= (
-                Q(name__icontains=stem)
-                | Q(description__icontains=stem)
-                | Q(category__name__icontains=stem)
+                Q(name__icontains=root)
+                | Q(description__icontains=root)
+                | Q(category__name__icontains=root)
             )
-            word_in_name |= Q(name__icontains=stem)
+            word_in_name |= Q(name__icontains=root)
         in_any &= word_in_any
         in_name &= word_in_name
     number = query.part_number

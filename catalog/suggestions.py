@@ -17,7 +17,7 @@ from core.caching import versions
 from . import bike_words, selectors
 from .fitment_serializers import VehicleSerializer
 from .models import Vehicle
-from .search import PartQuery, stem, part_search
+from .search import PartQuery, part_search, stem
 from .serializers import SuggestedPartSerializer
 
 MAX_PARTS, MAX_CATEGORIES, MAX_BIKES = 6, 3, 3

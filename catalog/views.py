@@ -20,7 +20,7 @@ from core.page_guards import shop_admin_required
 
 from . import garage, garage_views, selectors, services, stock
 from .bike_words import with_bike
-from .facet_links import facet_choices
+from .facet_links import facet_choices, search_categories
 from .facets import part_facets
 from .fitment_serializers import (
     CONFIRM_NEW_BIKE,
@@ -95,8 +95,11 @@ def allparts(request):
         "form": form,
         "brands_asked": [b for b in request.GET.getlist("brand") if b],
         "errors": search.errors if asked else {},
-        # Read by the template only when the form is not kept (a callable: called there).
-        "categories": partial(selectors.category_list, version=version),
+        # A search's: its own counts (the facets'). Else read by the template only when the
+        # form is not kept (a callable: called there).
+        "categories": search_categories(facets, grid)
+        if searching
+        else partial(selectors.category_list, version=version),
         "catalog_version": version,
         "sorts": SORT_LABELS,
         "query": query_string.urlencode(),

@@ -64,10 +64,10 @@ def shop():
 def count_queries(django_assert_max_num_queries):
     """The queries of one GET (at most MAX_QUERIES), made with nothing in the cache."""
 
-    def count(client, path: str, status: int) -> int:
+    def count(client, path: str, status: int, most: int = MAX_QUERIES) -> int:
         client.get(path)
         cache.clear()
-        with django_assert_max_num_queries(MAX_QUERIES) as queries:
+        with django_assert_max_num_queries(most) as queries:
             response = client.get(path)
         assert response.status_code == status, path
         return len(queries)
@@ -114,15 +114,21 @@ def test_api_read_queries_are_few_and_constant_in_the_catalog_size(
 def test_a_search_with_an_active_bike_and_a_bike_in_the_words_is_constant_too(
     shop, count_queries, who, q
 ):
-    """ "N parts match but do not fit your …" counts the matches once more; a bike in the
-    words is read from the cache of vehicles."""
+    """ "N parts match but do not fit your …" counts the matches once more, beside the
+    filters' counts of the bike's parts: one query over MAX_QUERIES with nothing in the cache
+    (the vehicles and the words' slips are kept: docs/performance.md). The words find parts
+    (a search that found nothing is counted: test_services_missed_searches)."""
     from catalog import services
+    from catalog.tests.factories import PartFactory
+
+    PartFactory(name="Brake pads", universal=True)
+    PartFactory(name="Drive chain", universal=True)
 
     mt07 = services.vehicle_get_or_create(make="Yamaha", model="MT-07", year=2019)
     services.vehicle_get_or_create(make="Kawasaki", model="Z900", year=2020)
     client = shop.page_client(who)
     client.post("/api/garage", {"vehicle": mt07.pk}, "application/json")
     url = f"/allparts?q={q}"
-    small = count_queries(client, url, 200)
+    small = count_queries(client, url, 200, most=MAX_QUERIES + 1)
     shop.grow(LARGE)
-    assert count_queries(client, url, 200) == small
+    assert count_queries(client, url, 200, most=MAX_QUERIES + 1) == small
