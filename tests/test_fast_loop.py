@@ -21,9 +21,11 @@ JOURNEYS = [
     "test_after_the_sale.py",
     "test_cart.py",
     "test_checkout.py",
+    "test_facets.py",
     "test_garage.py",
     "test_guest_checkout.py",
     "test_payment.py",
+    "test_search_suggestions.py",
     "test_shopper.py",
 ]
 

@@ -11,6 +11,8 @@ from catalog.models import Category
 from catalog.tests.factories import PartFactory
 from tests.e2e.conftest import shot
 
+pytestmark = pytest.mark.sqlite  # a journey `make test-sqlite` runs on SQLite too
+
 
 @pytest.fixture
 def shelf(site):
