@@ -96,6 +96,11 @@ def with_bike(query: PartQuery) -> tuple[PartQuery, Vehicle | None]:
     """`query` with the bike its words name taken out of them and made a filter (the parts
     that fit any of its vehicles, or are universal), and that bike; else as it was, None."""
     named = bike_in(query.q)
+    return narrowed(query, named), named.found if named is not None else None
+
+
+def narrowed(query: PartQuery, named: BikeWords | None) -> PartQuery:
+    """`query` for the bike `named` in its words (None: as it was)."""
     if named is None:
-        return query, None
-    return replace(query, q=named.rest, vehicles=named.vehicle_ids), named.found
+        return query
+    return replace(query, q=named.rest, vehicles=named.vehicle_ids)

@@ -47,9 +47,7 @@ def suggest_body(q: str, *, keep: bool) -> bytes:
 
 def _body(q: str) -> bytes:
     named = bike_words.bike_in(q)
-    query = PartQuery(q=q)
-    if named is not None:
-        query = PartQuery(q=named.rest, vehicles=named.vehicle_ids)
+    query = bike_words.narrowed(PartQuery(q=q), named)
     found = query.words or named is not None  # no words: nothing to rank (not every part)
     parts = part_search(query)[0:MAX_PARTS] if found else []
     answer = {
