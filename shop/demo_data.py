@@ -60,6 +60,9 @@ CATEGORIES = {
 # Other numbers of some demo parts (catalog.services.part_numbers_set), by the part's name:
 # the maker's (OEM), older ones replaced (superseded), other makers' (aftermarket).
 OTHER_NUMBERS = {
+    "Apex 320 mm Floating Front Brake Disc": [
+        {"number": "12311-MT4-000", "kind": "oem", "brand": "Honda"},
+    ],
     "Sintered HH Front Brake Pads": [
         {"number": "1WD-W0045-00", "kind": "oem", "brand": "Yamaha"},
         {"number": "SBS 634HF", "kind": "aftermarket", "brand": "SBS"},
