@@ -79,16 +79,8 @@ def facets_of(query: PartQuery) -> dict:
 
 
 def _key(query: PartQuery) -> str:
-    """The cache key of a query's facets: every filter (not its order)."""
-    asked = (
-        query.q,
-        query.category,
-        sorted(query.brands),
-        str(query.min_price),
-        str(query.max_price),
-        query.in_stock,
-        query.fits,
-    )
+    """The cache key of a query's facets: every filter, whichever there are (not its order)."""
+    asked = replace(query, sort="", brands=tuple(sorted(query.brands)))
     return "catalog:facets:" + hashlib.blake2b(repr(asked).encode(), digest_size=16).hexdigest()
 
 

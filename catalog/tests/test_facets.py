@@ -236,6 +236,18 @@ def test_a_bike_narrows_the_facets_as_it_narrows_the_list(anon, shelf):
     assert body["brands"] == [{"name": "DID", "count": 1}]
 
 
+def test_a_bike_in_the_words_narrows_the_facets_and_is_kept_apart(anon, shelf):
+    """"mt07 chain" counts the MT-07's chains; the facets kept for "chain" are not its."""
+    bike = Vehicle.objects.create(make="Yamaha", model="MT-07", year=2019)
+    services.fitment_set(part=shelf["Chain kit"], universal=False, vehicle_ids=[bike.pk])
+    services.fitment_set(part=shelf["Chain lube"], universal=False, vehicle_ids=[])
+    assert anon.get(f"{FACETS}?q=chain").json()["total"] == 3
+
+    body = anon.get(f"{FACETS}?q=mt07+chain").json()
+    assert body["total"] == total(anon, [("q", "mt07 chain")]) == 1
+    assert body["brands"] == [{"name": "DID", "count": 1}]
+
+
 def test_facets_follow_a_change_of_stock_at_once(anon, shelf):
     assert anon.get(f"{FACETS}?inStock=true").json()["total"] == 8
     stock.stock_adjust(part=shelf["Chain lube"], change=-7, note="Written off", by=None)
