@@ -76,8 +76,8 @@ class PartListApi(APIView):
             count_in_rows=query.reads_every_match,
             encode=partial(parts_json_body, fits=query.fits is not None),
         )
-        if query.q and response["X-Total-Count"] == "0":
-            services.missed_search_count(q=query.q)
+        if response["X-Total-Count"] == "0" and (words := request.query_params.get("q")):
+            services.missed_search_count(q=words)  # as asked, a bike named in them too
         if bike is not None:
             response[BIKE_FOUND] = str(bike.pk)
         return response

@@ -73,8 +73,8 @@ def allparts(request):
     else:
         found = part_search(grid) if facets["total"] else Part.objects.none()  # no read
         page = selectors.page_of(found, page=number, count=partial(int, facets["total"]))
-    if query.q and page.count == 0 and not not_fitting:  # a search's page is never kept
-        services.missed_search_count(q=query.q)
+    if searching and form["q"] and page.count == 0 and not not_fitting:
+        services.missed_search_count(q=form["q"])  # as asked (a search's page is never kept)
     all_fit = bikes_parts or (bike is not None and form["fits"] == str(bike.pk))
     garage.with_fit_badges(page.items, bike, all_fit=all_fit)
     query_string = request.GET.copy()

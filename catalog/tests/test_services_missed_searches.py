@@ -9,7 +9,7 @@ from django.core.cache import cache
 from django.db import connection
 from django.utils import timezone
 
-from catalog.models import MissedSearch
+from catalog.models import MissedSearch, Vehicle
 from catalog.services import missed_search_count, missed_words
 from catalog.tests.factories import PartFactory
 from core.tests.islands import island_props
@@ -43,6 +43,14 @@ def test_the_api_counts_a_search_that_found_nothing(anon, pads):
     row = MissedSearch.objects.get()
     assert row.day == timezone.localdate()
     assert abs(row.last_at - timezone.now()) < timedelta(minutes=1)
+
+
+def test_a_search_naming_a_bike_counts_its_words_as_asked(anon, client, pads):
+    Vehicle.objects.create(make="Yamaha", model="MT-07", year=2019)
+    assert anon.get("/api/allparts?q=MT-07+carburettor").json() == []
+    client.get("/allparts?q=mt-07+Carburettor")
+
+    assert counted() == {"mt-07 carburettor": 2}
 
 
 def test_a_search_whose_filters_leave_nothing_counts_too(anon, pads):
