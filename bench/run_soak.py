@@ -229,6 +229,9 @@ def run(
         log = server.log_text()
         if "Traceback" in log:
             print(log[-5000:], file=sys.stderr)
+        for line in log.splitlines():  # a 503's cause (core.middleware logs it in one line)
+            if "Database unavailable" in line:
+                print(line, file=sys.stderr)
         ledger = json.loads(ledger_file.read_text())
         stock, orders = reconcile(url, ledger["open_orders"])
         released = released_holds(url)

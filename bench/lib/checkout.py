@@ -40,8 +40,10 @@ from pricing.models import ShippingMethod, TaxRate, Voucher
 VOUCHER = "BENCH-CHECKOUT"
 METHOD = "Bench courier"
 # 20 before vouchers, shipping and tax, plus 3 (issue 30); the placed mail's row (issue 31)
-# fits in it since the order no longer takes a savepoint of the checkout's transaction
-MAX_STATEMENTS = 23
+# fits in it since the order no longer takes a savepoint of the checkout's transaction; plus
+# the cart's parts read before its lock, whose lapsed holds go back first in transactions of
+# their own (orders.services.cart.cart_checkout: inside the order's, they could deadlock)
+MAX_STATEMENTS = 24
 
 LINES = 3
 STOCK = 1_000_000  # enough that no run runs out
@@ -196,7 +198,7 @@ def measure(
             f"SQL statements of a checkout of {LINES} lines with a voucher, a shipping method "
             "and a tax rate",
             f"{counted}",
-            f"≤ {MAX_STATEMENTS} (20 before vouchers, shipping and tax, plus 3)",
+            f"≤ {MAX_STATEMENTS} (20 before vouchers, shipping and tax, plus 3, plus 1)",
             counted <= MAX_STATEMENTS,
         ),
     ]

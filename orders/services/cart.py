@@ -30,6 +30,7 @@ from pricing.vouchers import VoucherRefused, voucher_check, voucher_find
 
 from ..models import Booking, Cart, CartLine
 from ..selectors.cart import cart_subtotal
+from .expiring import booking_release_lapsed_holds
 from .placing import PART_GONE, booking_place_lines, check_quantity
 from .ship_to import ShipTo, ship_to_save
 
@@ -222,13 +223,22 @@ def cart_checkout(
     The cart's row stays locked until the order is committed: a second checkout of the same
     cart (a double click, another device) waits, then finds it empty. The cart is emptied
     before the order is placed, so that the parts' locks are not held for it; a refused order
-    rolls that back with the rest."""
+    rolls that back with the rest.
+
+    The lapsed holds of the cart's parts go back on the shelf first, each batch committed on
+    its own (expiring.booking_release_lapsed_holds), never inside the order's transaction: its
+    parts' locks would be held there, taken in another order than the order's own (part id),
+    and an order placed meanwhile could deadlock with it."""
+    if user is None:
+        carts = (
+            Cart.objects.filter(pk=cart_id, user__isnull=True) if cart_id else Cart.objects.none()
+        )
+    else:
+        carts = Cart.objects.filter(user=user)
+    if part_ids := list(CartLine.objects.filter(cart__in=carts).values_list("part_id", flat=True)):
+        booking_release_lapsed_holds(part_ids=part_ids)
     with transaction.atomic():
-        cart = Cart.objects.select_for_update(of=("self",)).select_related("voucher")
-        if user is None:
-            cart = cart.filter(pk=cart_id, user__isnull=True).first() if cart_id else None
-        else:
-            cart = cart.filter(user=user).first()
+        cart = carts.select_for_update(of=("self",)).select_related("voucher").first()
         lines = list(CartLine.objects.filter(cart=cart).values_list("part_id", "quantity"))
         if cart is None or not lines:
             raise Rejected(CART_EMPTY)
@@ -246,6 +256,7 @@ def cart_checkout(
             ship_to=ship.copy,
             voucher=cart.voucher,
             savepoint=False,  # this transaction is the order's: a refusal ends it all
+            release_lapsed=False,  # released above, on their own
             email=email,
             name=(ship.copy or {}).get("fullName", ""),
         )

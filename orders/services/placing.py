@@ -214,6 +214,7 @@ def booking_place_lines(
     savepoint: bool = True,
     email: str = "",
     name: str = "",
+    release_lapsed: bool = True,
 ) -> Booking:
     """Place one order of several lines, `(part_id, quantity)` each (one part named twice is
     one line of both quantities), at the server's prices, from `client_address` (as for
@@ -231,7 +232,9 @@ def booking_place_lines(
     the order under its lock; a 400 on `shippingMethod` (the id of `shipping_method`; None:
     the default) when that method cannot deliver the order; whatever the refusal, nothing is
     held or used. With `user` None, a guest's order of `email` (normalised) and `name`, with a
-    private key (guests.guest_key_new). See _booking_create for the rest.
+    private key (guests.guest_key_new). `release_lapsed=False`: the caller has put the lapsed
+    holds of these parts back before its own transaction (cart_checkout). See _booking_create
+    for the rest.
     """
     method = shipping_method_chosen(shipping_method)
     wanted: dict[int, int] = {}
@@ -239,7 +242,8 @@ def booking_place_lines(
         wanted[part_id] = wanted.get(part_id, 0) + quantity
     if not wanted:
         raise ValueError("an order needs at least one line")
-    booking_release_lapsed_holds(part_ids=list(wanted))  # committed on their own, as above
+    if release_lapsed:  # False: the caller has, before its transaction (cart_checkout)
+        booking_release_lapsed_holds(part_ids=list(wanted))  # committed on their own, as above
     parts = Part.objects.defer("search_vector").in_bulk(list(wanted))
     with transaction.atomic(savepoint=savepoint):
         return _booking_create(

@@ -2,13 +2,17 @@
 order of the whole cart, held as any order is; the 400s and 409s, nothing held and the cart
 unchanged when a line cannot be had or the total is not the one the shopper was shown."""
 
+from datetime import timedelta
 from decimal import Decimal
 
 import pytest
+from django.utils import timezone
 
+from accounts.tests.factories import UserFactory
 from catalog.models import Part
 from catalog.tests.factories import PartFactory
 from conftest import bearer_client
+from orders import services
 from orders.models import Booking, CartLine
 from orders.tests.factories import BookingFactory
 
@@ -211,3 +215,23 @@ class TestExpectedTotal:
             ]
         }
         assert cart_of(as_user) == [(parts[0].pk, 2)]
+
+
+def test_a_refused_checkout_has_put_its_parts_lapsed_holds_back_all_the_same(as_user, parts):
+    """The lapsed holds of the cart's parts go back on the shelf in transactions of their own,
+    before the order's (inside it, their parts' locks were taken out of the order's part-id
+    order: a deadlock with another order placed meanwhile); a refusal keeps them released."""
+    a, _, _ = parts
+    held = services.booking_place(
+        user=UserFactory(), part=a, quantity=2, address="1 Road", phone="12345"
+    )
+    Booking.objects.filter(pk=held.pk).update(expires_at=timezone.now() - timedelta(seconds=1))
+    fill(as_user, [(a, 2)])
+
+    response = as_user.post("/api/checkout", {**WHERE, "expectedTotal": 1}, format="json")
+
+    assert response.status_code == 409
+    held.refresh_from_db()
+    assert held.released_at is not None
+    assert stock(a) == 10
+    assert cart_of(as_user) == [(a.pk, 2)]
