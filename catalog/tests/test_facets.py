@@ -237,7 +237,7 @@ def test_a_bike_narrows_the_facets_as_it_narrows_the_list(anon, shelf):
 
 
 def test_a_bike_in_the_words_narrows_the_facets_and_is_kept_apart(anon, shelf):
-    """"mt07 chain" counts the MT-07's chains; the facets kept for "chain" are not its."""
+    """ "mt07 chain" counts the MT-07's chains; the facets kept for "chain" are not its."""
     bike = Vehicle.objects.create(make="Yamaha", model="MT-07", year=2019)
     services.fitment_set(part=shelf["Chain kit"], universal=False, vehicle_ids=[bike.pk])
     services.fitment_set(part=shelf["Chain lube"], universal=False, vehicle_ids=[])
