@@ -5,9 +5,10 @@ what it would list); `total` counts them with every filter (the grid's count).
 
 One query: the parts the words and the bike leave (the search's own WHERE,
 catalog.search.matching_rows_sql), counted per category, brand, price range, "in the asked
-price range" and "in stock"; the facets are sums of those few groups. Kept per query under
-the catalog's versions (CATALOG, PARTS: any change of a part, its stock included), like the
-catalog's other reads; nothing in it is anyone's own.
+price range" and "in stock"; the facets are sums of those few groups. A query without words
+(a category, a brand, the plain list) is kept under the catalog's versions (CATALOG, PARTS:
+any change of a part, its stock included), like the catalog's other reads; nothing in it is
+anyone's own.
 """
 
 import hashlib
@@ -57,7 +58,10 @@ class Group(NamedTuple):
 def part_facets(query: PartQuery, *, version: str | None = None) -> dict:
     """`{"categories", "brands", "price", "inStock", "total"}` of the parts `query` finds,
     kept until a part or the catalog changes (`version`: CATALOG's and PARTS', when the caller
-    has just read them)."""
+    has just read them). A search's words are read now: riders' words seldom repeat with the
+    same filters, and a miss (two lookups and two copies kept) costs more than the query."""
+    if query.q:
+        return facets_of(query)
     return versions.get_or_set(
         _key(query),
         lambda: facets_of(query),

@@ -6,6 +6,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
 from django.shortcuts import redirect, render
+from django.template.loader import render_to_string
 from django.views.decorators.http import require_POST
 from rest_framework.exceptions import ValidationError
 
@@ -103,7 +104,10 @@ def allparts(request):
         "catalog_version": version,
         "sorts": SORT_LABELS,
         "query": query_string.urlencode(),
-        "filters": facet_choices(facets, grid, request.GET),
+        # Drawn once, shown twice (the phones' drawer, the column beside the grid).
+        "filters": render_to_string(
+            "catalog/_facets.html", {"filters": facet_choices(facets, grid, request.GET)}
+        ),
     }
     return render(request, "catalog/allparts.html", context)
 

@@ -156,3 +156,11 @@ def test_the_drawer_holds_the_filters_on_phones(client, shelf):
     drawer = html[start : html.index("</details>", start)]
     assert "<summary" in drawer and ">Filters</summary>" in drawer
     assert 'href="/allparts?category=brakes"' in drawer
+
+
+def test_a_brand_is_shown_as_text_never_as_markup(client, shelf):
+    PartFactory(name="Brake hose", brand='<img src=x onerror="alert(1)">', price=Decimal("30"))
+    html = client.get("/allparts?q=brake").content.decode()
+
+    assert '<img src=x onerror="alert(1)">' not in html
+    assert '<img src=x onerror="alert(1)">' in choices(html)
