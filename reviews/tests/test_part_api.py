@@ -13,13 +13,13 @@ from catalog.tests.factories import PartFactory
 from conftest import bearer_client
 from orders.tests.factories import BookingFactory
 from reviews.models import PartReview
-from reviews.services import part_review_set_hidden
 from reviews.serializers import (
     BODY_TOO_LONG,
     RATING_INVALID,
     TITLE_REQUIRED,
     TITLE_TOO_LONG,
 )
+from reviews.services import part_review_set_hidden
 from reviews.tests.factories import PartReviewFactory
 
 pytestmark = pytest.mark.django_db
