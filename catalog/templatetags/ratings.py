@@ -21,5 +21,7 @@ def stars(value) -> str:
 
 @register.filter
 def one_decimal(value) -> str:
-    """4.6 as "4.6", 5 as "5.0"."""
+    """4.6 as "4.6", 5 as "5.0"; "" for none."""
+    if value in (None, ""):
+        return ""
     return f"{Decimal(str(value)):.1f}"

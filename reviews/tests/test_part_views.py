@@ -95,3 +95,15 @@ def test_posts_are_throttled(rider):
     response = rider.post(f"/parts/{part.pk}/review", FORM)
     assert response.status_code == 429
     assert "Retry-After" in response
+
+
+def test_both_forms_carry_the_csrf_token(user):
+    part = PartFactory()
+    client = Client(enforce_csrf_checks=True)
+    client.force_login(user)
+    for path in (f"/parts/{part.pk}/review", f"/parts/{part.pk}"):
+        html = client.get(path).content.decode()
+        token = html.split('name="csrfmiddlewaretoken" value="', 1)[1].split('"', 1)[0]
+        assert token, path
+    response = client.post(f"/parts/{part.pk}/review", {**FORM, "csrfmiddlewaretoken": token})
+    assert response.status_code == 302
