@@ -58,7 +58,13 @@ SHOP_ADMIN_PERMISSIONS = {
     # Orders are placed by shoppers; admins approve and cancel them (unpaid ones only: the
     # delete goes through booking_cancel) and read the payment events.
     "orders": ["view_booking", "change_booking", "delete_booking", "view_paymentevent"],
-    "reviews": ["view_review", "change_review", "delete_review"],
+    "reviews": [
+        *(
+            f"{action}_{model}"
+            for model in ("review", "partreview")
+            for action in ("view", "change", "delete")
+        )
+    ],
     # The owner's shipping methods (and their bands), tax rates and vouchers; a voucher's uses
     # are counted by the checkout, and only read here.
     "pricing": [

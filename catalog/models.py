@@ -57,6 +57,14 @@ class Part(models.Model):
     vehicles = models.ManyToManyField(
         "Vehicle", through="Fitment", related_name="parts", blank=True
     )
+    # Its riders' rating: the average of its shown (not hidden) part reviews to one decimal
+    # (None without any) and how many there are. Written only by services.part_rating_set,
+    # which the reviews app calls after each change of a review, so cards and lists read it
+    # with the part (no query per card); catalog knows nothing of reviews.
+    rating_average = models.DecimalField(
+        max_digits=2, decimal_places=1, null=True, blank=True, editable=False
+    )
+    rating_count = models.PositiveIntegerField(default=0, db_default=0, editable=False)
     # Name (A), category name (B) and description (C), English stemming. Written by the
     # database itself on PostgreSQL (triggers in migration 0005: on every insert or update of
     # a part, and on a category's rename), so every way of writing (services, bulk_create,
@@ -65,9 +73,16 @@ class Part(models.Model):
     # Who changed what and when (Django admin's History). The stock is left out: it changes
     # under the part's lock by an UPDATE, never by a save, and each change is a StockMovement;
     # so is the search vector, which the database derives from the other fields.
-    # The normalised part number is the database's too.
+    # The normalised part number is the database's too, and the rating the reviews' (their own
+    # records say who wrote what).
     history = HistoricalRecords(
-        excluded_fields=["available_quantity", "search_vector", "part_number_normalised"]
+        excluded_fields=[
+            "available_quantity",
+            "search_vector",
+            "part_number_normalised",
+            "rating_average",
+            "rating_count",
+        ]
     )
 
     class Meta:

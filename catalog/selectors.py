@@ -73,10 +73,13 @@ PART_LIST_FIELDS = (
     "universal",
     "weight",
     "brand",
+    "rating_average",
+    "rating_count",
     "category__slug",
     "category__name",
 )
-CARD_FIELDS = PART_LIST_FIELDS[:9]  # what a card shows (no category)
+# What a card shows (no category): the rating's stars and count too.
+CARD_FIELDS = (*PART_LIST_FIELDS[:9], "rating_average", "rating_count")
 PARTS_PER_PAGE = 24
 
 

@@ -110,6 +110,15 @@ def part_numbers_set(*, part: Part, numbers: list[dict]) -> list[PartNumber]:
     return made
 
 
+def part_rating_set(*, part_id: int, average, count: int) -> None:
+    """A part's riders' rating is now `average` (to one decimal; None without reviews) of
+    `count` reviews: the reviews app's services call it after every change of a review, or of
+    what a review shows (its author's purchase). Its page, card and JSON are stale (the page
+    lists the reviews too), the lists re-made from kept cards; no other part's."""
+    Part.objects.filter(pk=part_id).update(rating_average=average, rating_count=count)
+    versions.bump(part_version(part_id), PARTS)
+
+
 def part_numbers_changed(*, part_ids) -> None:
     """Other numbers of these parts were written outside part_numbers_set (Django admin's
     inline, import_numbers' bulk insert): their pages, the lists and searches are stale."""

@@ -31,6 +31,7 @@ from .fitment_serializers import (
     unknown_bike,
 )
 from .models import Part, PartNumber
+from .part_page import part_page_sections
 from .search import SORT_LABELS, PartQuery, part_queryset, part_search
 from .serializers import (
     PartEditSerializer,
@@ -126,18 +127,27 @@ def part(request, pk):
     """A part's public page: details, part number, stock, the way to order it, the bikes it
     fits (kept with the page: a change of fitment bumps the part's version), and its
     schema.org data."""
-    part = get_or_404(Part.objects.select_related("category").prefetch_related("other_numbers"), pk)
-    fitment = [] if part.universal else selectors.fitment_lines(selectors.part_vehicles(part_id=pk))
-    garage.with_fit_badges([part], garage.garage_active_for(request))
-    context = {"part": part, "product": product_ld(part), "fitment": fitment}
+    part = get_or_404(selectors.with_numbers_column(Part.objects.select_related("category")), pk)
+    selectors.numbers_from_column([part])
+    vehicles = [] if part.universal else selectors.part_vehicles(part_id=pk)
+    bike = garage.garage_active_for(request)
+    # The fit badge from the vehicles just read (no query of its own).
+    fits = part.universal or (bike is not None and any(v.pk == bike.pk for v in vehicles))
+    part.fit_badge, part.fit_ok = garage.fit_badge(part, bike, fits=fits), fits
+    context = {
+        "part": part,
+        "product": product_ld(part),
+        "fitment": selectors.fitment_lines(vehicles),
+    }
+    part_page_sections(request, part, context)  # the riders' reviews (reviews.apps)
     return render(request, "catalog/part.html", context)
 
 
 def product_ld(part: Part) -> dict:
-    """schema.org's Product for search engines: name, image, price in USD, availability; its
-    links at SITE_URL (the page is kept for every visitor: never the request's Host)."""
+    """schema.org's Product for search engines: name, image, price in USD, availability, the
+    riders' rating; its links at SITE_URL (the page is kept for every visitor: never the request's Host)."""
     availability = "OutOfStock" if part.is_out_of_stock else "InStock"
-    return {
+    product = {
         "@context": "https://schema.org",
         "@type": "Product",
         "name": part.name,
@@ -153,6 +163,15 @@ def product_ld(part: Part) -> dict:
             "url": absolute_url(part.get_absolute_url()),
         },
     }
+    if part.rating_count:  # the riders' rating (their reviews: the reviews app's section)
+        product["aggregateRating"] = {
+            "@type": "AggregateRating",
+            "ratingValue": str(part.rating_average),
+            "reviewCount": part.rating_count,
+            "bestRating": 5,
+            "worstRating": 1,
+        }
+    return product
 
 
 @login_required

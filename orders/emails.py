@@ -18,12 +18,14 @@ from django.db.models import Q, Sum
 from django.template.loader import render_to_string
 
 from accounts.models import User
+from catalog.garage import garage_active
 from core.background import is_muted
 from core.links import absolute_url
 from core.outbox import outbox_queue
 from core.templatetags.money import money
 
 from .models import Booking, BookingLine, Return
+from .review_links import FIT_QUESTION, fit_question_links
 
 logger = logging.getLogger(__name__)
 
@@ -94,7 +96,13 @@ def booking_mail_shipped(*, booking_id: int) -> int:
     booking = _booking(booking_id)
     if booking is None or booking.state != Booking.State.SHIPPED:
         return 0
-    context = {"booking": booking, "orders_url": _orders_url(booking)}
+    bike = None if booking.user is None else garage_active(user=booking.user, session={})
+    context = {
+        "booking": booking,
+        "orders_url": _orders_url(booking),
+        "fit_question": FIT_QUESTION,
+        "fit_links": fit_question_links(booking, bike, absolute=True),
+    }
     return _queue([_shopper_message(booking, "booking_shipped", SHIPPED_SUBJECT, context)])
 
 

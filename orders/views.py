@@ -16,6 +16,7 @@ from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 from django.views.decorators.http import require_POST
 
+from catalog.garage import garage_active_for
 from catalog.selectors import CATALOG
 from core.api import get_or_404
 from core.caching.pages import cache_page_per_session, keep_page_for
@@ -28,6 +29,7 @@ from core.templatetags.money import money
 from . import payments, selectors, services
 from .invoices import invoice_context
 from .models import Booking, Return
+from .review_links import FIT_QUESTION, fit_question_links
 from .serializers import (
     BookingFilterSerializer,
     BookingNoteInputSerializer,
@@ -106,6 +108,9 @@ def order_page(request, pk):
         "timeline": timeline_rows(booking, internal=request.user.is_shop_admin),
         "can_add_note": request.user.is_shop_admin,
         "not_configured": payments.NOT_CONFIGURED,
+        # "Did it fit your bike?" (its shopper's, once shipped): the active bike filled in.
+        "fit_question": FIT_QUESTION,
+        "fit_links": fit_question_links(booking, garage_active_for(request)) if own else [],
         "props": island_props(
             order=booking_json(booking, internal=request.user.is_shop_admin),
             payUrl=pay_url(booking) if own else None,

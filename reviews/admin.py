@@ -1,7 +1,14 @@
 from django.contrib import admin, messages
 
-from .models import Review
-from .services import review_delete, review_save, review_set_hidden
+from .models import PartReview, Review
+from .services import (
+    part_review_delete,
+    part_review_save,
+    part_review_set_hidden,
+    review_delete,
+    review_save,
+    review_set_hidden,
+)
 
 
 @admin.register(Review)
@@ -31,4 +38,38 @@ class ReviewAdmin(admin.ModelAdmin):
     @admin.action(description="Show", permissions=["change"])
     def show(self, request, queryset):
         changed = review_set_hidden(reviews=queryset, hidden=False)
+        self.message_user(request, f"{changed} review(s) shown again.", messages.SUCCESS)
+
+
+@admin.register(PartReview)
+class PartReviewAdmin(admin.ModelAdmin):
+    """Riders' reviews of parts: searchable, hidden or shown (the part's rating follows: every
+    change goes through reviews.services). Plain text: Django admin escapes every value."""
+
+    list_display = ["title", "part", "name", "rating", "fits", "hidden", "created_at"]
+    list_filter = ["hidden", "rating", "fits"]
+    search_fields = ["title", "body", "name", "part__name"]
+    list_select_related = ["part", "user"]
+    autocomplete_fields = ["user"]
+    raw_id_fields = ["part", "vehicle"]
+    readonly_fields = ["created_at", "updated_at"]
+    actions = ["hide", "show"]
+
+    def save_model(self, request, obj, form, change):
+        part_review_save(review=obj)
+
+    def delete_model(self, request, obj):
+        part_review_delete(reviews=PartReview.objects.filter(pk=obj.pk))
+
+    def delete_queryset(self, request, queryset):
+        part_review_delete(reviews=queryset)
+
+    @admin.action(description="Hide", permissions=["change"])
+    def hide(self, request, queryset):
+        changed = part_review_set_hidden(reviews=queryset, hidden=True)
+        self.message_user(request, f"{changed} review(s) hidden from the shop.", messages.SUCCESS)
+
+    @admin.action(description="Show", permissions=["change"])
+    def show(self, request, queryset):
+        changed = part_review_set_hidden(reviews=queryset, hidden=False)
         self.message_user(request, f"{changed} review(s) shown again.", messages.SUCCESS)

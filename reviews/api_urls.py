@@ -1,5 +1,16 @@
 from core.routing import optional_slash
 
-from . import api
+from . import api, part_api
 
-urlpatterns = [*optional_slash("review", api.ReviewApi.as_view(), "review-list")]
+urlpatterns = [
+    *optional_slash("review", api.ReviewApi.as_view(), "review-list"),
+    *optional_slash(
+        "allparts/<int:pk>/reviews", part_api.PartReviewsApi.as_view(), "part-review-list"
+    ),
+    *optional_slash(
+        "allparts/<int:pk>/reviews/mine", part_api.MyPartReviewApi.as_view(), "part-review-mine"
+    ),
+    *optional_slash(
+        "part-reviews/<int:pk>", part_api.PartReviewHideApi.as_view(), "part-review-hide"
+    ),
+]

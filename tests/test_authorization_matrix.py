@@ -33,7 +33,7 @@ from orders.models import Cart
 from orders.tests.factories import BookingFactory, CartLineFactory
 from orders.tests.stripe_helpers import intent_id_of, pay
 from pricing.tests import factories as pricing_factories
-from reviews.tests.factories import ReviewFactory
+from reviews.tests.factories import PartReviewFactory, ReviewFactory
 from tests.routes import page_routes, resolver_api_operations, schema_api_operations
 
 CALLERS = ["anonymous", "user", "other", "admin"]
@@ -58,6 +58,15 @@ class World:
         """Paid by card on the fake Stripe, so it can be refunded there: five calls to Stripe,
         made only for the rows that act on it (the refund's), not for the 300 others."""
         return card_paid(self.user, self.part)
+
+    @cached_property
+    def part_review(self):
+        """The user's review of a part of its own (the World's part is left to be reviewed)."""
+        return PartReviewFactory(user=self.user)
+
+    @cached_property
+    def reviewed_part(self):
+        return self.part_review.part
 
     @cached_property
     def shipped_booking(self):
@@ -378,6 +387,28 @@ API = {
         201,
         body=lambda w: {"name": "Rider", "review": "Fits my bike.", "ratings": 5},
     ),
+    # Part reviews: anyone reads them; each account writes its own (once), and changes only
+    # its own (anyone else has none of this part: 404); admins hide one.
+    ("GET", "/api/allparts/{id}/reviews"): Api(200, 200, 200, 200, on="part"),
+    ("POST", "/api/allparts/{id}/reviews"): Api(
+        401,
+        201,
+        201,
+        201,
+        on="part",
+        body=lambda w: {"rating": 5, "title": "Good", "body": "Fits."},
+    ),
+    ("PUT", "/api/allparts/{id}/reviews/mine"): Api(
+        401,
+        200,
+        404,
+        404,
+        on="reviewed_part",
+        body=lambda w: {"rating": 4, "title": "Still good", "body": "Fits."},
+    ),
+    ("PUT", "/api/part-reviews/{id}"): Api(
+        401, 403, 403, 200, on="part_review", body=lambda w: {"hidden": True}
+    ),
     # My Garage: everyone has one (a visitor's in the session), each their own.
     ("GET", "/api/garage"): Api(200, 200, 200, 200),
     ("POST", "/api/garage"): Api(
@@ -430,6 +461,8 @@ PAGES = {
     "myportfolio": PUBLIC,
     "allparts": PUBLIC,
     "parts/<int:pk>": Page(OK, OK, OK, OK, on="part"),
+    # A part's review form (each signed-in account's own review of it).
+    "parts/<int:pk>/review": Page(TO_LOGIN, OK, OK, OK, on="part"),
     "garage": PUBLIC,
     "shipping-returns": PUBLIC,
     "privacy": PUBLIC,

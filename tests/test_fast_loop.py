@@ -24,6 +24,7 @@ JOURNEYS = [
     "test_facets.py",
     "test_garage.py",
     "test_guest_checkout.py",
+    "test_part_reviews.py",
     "test_payment.py",
     "test_search_suggestions.py",
     "test_shopper.py",

@@ -13,10 +13,11 @@ from rest_framework.test import APIClient
 
 from accounts.tests.factories import AdminFactory, UserFactory
 from bench.lib.routes import API_READS, PAGES
+from catalog.models import GarageBike, Vehicle
 from catalog.tests.factories import PartFactory
 from conftest import bearer_client
 from orders.tests.factories import BookingFactory
-from reviews.tests.factories import ReviewFactory
+from reviews.tests.factories import PartReviewFactory, ReviewFactory
 from tests import stripe_fake
 
 pytestmark = pytest.mark.django_db
@@ -34,6 +35,12 @@ class Shop:
         self.user, self.admin = UserFactory(), AdminFactory()
         self.orders = [BookingFactory(user=self.user, part=part) for part in self.parts]
         BookingFactory(user=self.user, part=self.parts[0], paid_order=True)
+        mt07 = Vehicle.objects.create(make="Yamaha", model="MT-07", year=2019)
+        GarageBike.objects.create(user=self.user, vehicle=mt07, active=True)
+        # The part's riders' reviews: the shopper's (a verified buyer's, with the bike) and
+        # others'.
+        PartReviewFactory(user=self.user, part=self.parts[0], vehicle=mt07, fits=True)
+        PartReviewFactory.create_batch(2, part=self.parts[0], vehicle=mt07, fits=False)
         self.names = {
             "part": self.parts[0].pk,
             "order": self.orders[0].pk,
@@ -132,3 +139,16 @@ def test_a_search_with_an_active_bike_and_a_bike_in_the_words_is_constant_too(
     small = count_queries(client, url, 200, most=MAX_QUERIES + 1)
     shop.grow(LARGE)
     assert count_queries(client, url, 200, most=MAX_QUERIES + 1) == small
+
+
+def test_a_part_page_with_reviews_and_fit_confirmed_for_a_visitors_bike(shop, count_queries):
+    """The reviews, their verified buyers and "Fit confirmed by N riders of …" for the active
+    bike come in one query with the page's own."""
+    client = shop.page_client("visitor")
+    vehicle = Vehicle.objects.get(make="Yamaha", model="MT-07", year=2019)
+    client.post("/api/garage", {"vehicle": vehicle.pk}, "application/json")
+    url = "/parts/{part}".format(**shop.names)
+    small = count_queries(client, url, 200)
+    assert "Fit confirmed by 1 rider of the 2019 Yamaha MT-07" in client.get(url).content.decode()
+    shop.grow(LARGE)
+    assert count_queries(client, url, 200) == small

@@ -88,6 +88,7 @@ class TestShopAdmins:
             "/admin/catalog/category/add/",
             "/admin/orders/booking/",
             "/admin/reviews/review/",
+            "/admin/reviews/partreview/",
         ):
             assert client.get(url).status_code == 200, url
         for url in (

@@ -13,7 +13,9 @@ from django.test import Client
 from catalog import services, stock
 from catalog.models import Category
 from catalog.tests.factories import PartFactory
-from reviews.tests.factories import ReviewFactory
+from orders import services as order_services
+from orders.tests.factories import BookingFactory
+from reviews.tests.factories import PartReviewFactory, ReviewFactory
 
 pytestmark = pytest.mark.django_db
 
@@ -166,3 +168,24 @@ def test_a_review_shows_on_the_home_page_at_once_and_leaves_the_catalog_kept(she
     assert "Fast delivery, well packed." in page
     assert rendered.count(CARD) == 0  # the home page's cards were kept
     assert visit("/allparts")[1] == []  # the catalog's pages stay kept
+
+
+def test_a_part_review_shows_on_that_parts_page_card_and_json_only(shelf, user):
+    chain, pads = shelf
+    PartReviewFactory(user=user, part=chain, rating=4, title="Quiet and strong")
+    page, _ = visit(chain.get_absolute_url())
+    assert "Quiet and strong" in page and "4.0 out of 5 (1 review)" in page
+    assert visit(pads.get_absolute_url())[1] == []  # the other part's page stays kept
+    page, rendered = visit("/allparts")
+    assert rendered.count(CARD) == 1  # the chain's card, with its stars; the pads' was kept
+    assert "4.0 (1)" in page
+    assert json_of(chain)["rating"] == {"average": 4.0, "count": 1}
+
+
+def test_a_refund_takes_verified_buyer_off_the_kept_part_page(user):
+    part = PartFactory()
+    booking = BookingFactory(user=user, part=part, paid_order=True)
+    PartReviewFactory(user=user, part=part)
+    assert "Verified buyer" in kept(part.get_absolute_url())
+    order_services.booking_refund(booking=booking, outside_stripe=True)
+    assert "Verified buyer" not in visit(part.get_absolute_url())[0]

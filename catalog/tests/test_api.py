@@ -25,6 +25,7 @@ PART_FIELDS = {
     "partNumber",
     "universal",
     "weight",
+    "rating",
 }
 NEW_PART = {
     "name": "Iridium spark plug",

@@ -26,6 +26,8 @@ NEW_VALUES = {
     "minimum_order_quantity": 7,
     "available_quantity": 3,
     "weight": 1234,
+    "rating_average": Decimal("4.5"),
+    "rating_count": 12,
 }
 NOT_SHOWN = {  # category: its own test
     "id",

@@ -9,6 +9,7 @@ from core.caching import versions
 
 from ..models import Booking
 from ..selectors import CACHE
+from ..signals import booking_purchase_changed
 
 ORDER_GONE = "This order no longer exists"
 ORDER_REFUNDED = "This order was refunded"
@@ -40,6 +41,15 @@ def release_lines(locked: Booking, *, note: str = "", except_part_id: int | None
     lines = locked.lines.filter(part__isnull=False).exclude(part_id=except_part_id)
     for part_id, quantity in lines.order_by("part_id").values_list("part_id", "quantity"):
         stock_release(part_id=part_id, quantity=quantity, order_id=locked.pk, note=note)
+
+
+def purchase_changed(booking: Booking) -> None:
+    """The order's payment changed (paid, refunded, joined an account): whoever listens
+    (reviews' "Verified buyer") hears which account and parts, in the same transaction."""
+    if booking.user_id is None:
+        return
+    part_ids = list(booking.lines.filter(part__isnull=False).values_list("part_id", flat=True))
+    booking_purchase_changed.send(sender=Booking, booking=booking, part_ids=part_ids)
 
 
 def orders_changed() -> None:

@@ -12,7 +12,7 @@ from core.emails import normalize_email
 
 from .. import emails
 from ..models import Booking
-from .common import orders_changed
+from .common import orders_changed, purchase_changed
 from .holds import holder_filter
 
 GUEST_KEY_BYTES = 24  # 192 bits; token_urlsafe writes 32 characters
@@ -31,9 +31,12 @@ def booking_guest_join(*, user, email: str) -> int:
     if user is None or not email:
         return 0
     guests = Booking.objects.filter(holder_filter(user=None, email=normalize_email(email)))
+    paid = list(guests.filter(paid=True).values_list("pk", flat=True))
     joined = guests.update(user=user)
     if joined:
         orders_changed()
+    for booking in Booking.objects.filter(pk__in=paid):  # now the account's purchases
+        purchase_changed(booking)
     return joined
 
 

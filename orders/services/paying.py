@@ -18,7 +18,14 @@ from core.templatetags.money import money
 
 from .. import emails, payments
 from ..models import Booking, BookingEventKind
-from .common import ORDER_GONE, ORDER_REFUNDED, Settled, booking_locked, orders_changed
+from .common import (
+    ORDER_GONE,
+    ORDER_REFUNDED,
+    Settled,
+    booking_locked,
+    orders_changed,
+    purchase_changed,
+)
 from .invoicing import invoice_number_take
 from .refunding import record_refund
 from .timeline import record_event
@@ -183,3 +190,4 @@ def _record_payment(locked: Booking, *, transaction_id: str, invoiced: bool = Fa
         ]
     )
     orders_changed()
+    purchase_changed(locked)

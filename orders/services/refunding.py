@@ -9,7 +9,14 @@ from core.templatetags.money import money
 
 from .. import emails, payments
 from ..models import Booking, BookingEventKind
-from .common import ORDER_GONE, ORDER_REFUNDED, booking_locked, orders_changed, release_lines
+from .common import (
+    ORDER_GONE,
+    ORDER_REFUNDED,
+    booking_locked,
+    orders_changed,
+    purchase_changed,
+    release_lines,
+)
 from .timeline import record_event
 
 REFUND_UNPAID = "This order is not paid, so there is nothing to refund"
@@ -67,4 +74,5 @@ def record_refund(locked: Booking, *, refund_id: str) -> None:
     record_event(locked, BookingEventKind.REFUNDED, f"Refunded {money(amount)}", amount=amount)
     locked.save(update_fields=["refunded_at", "refund_id", "refunded_amount", "events"])
     orders_changed()
+    purchase_changed(locked)
     emails.booking_mail_refunded(booking_id=locked.pk)

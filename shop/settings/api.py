@@ -31,6 +31,8 @@ REST_FRAMEWORK = {
         "login_failed_account": env.str("THROTTLE_LOGIN_FAILED_ACCOUNT", default="20/hour"),
         "orders": env.str("THROTTLE_ORDERS", default="30/minute"),
         "reviews": env.str("THROTTLE_REVIEWS", default="5/hour"),
+        # Part reviews written or changed, per user: the same rate, counted apart.
+        "part_reviews": env.str("THROTTLE_REVIEWS", default="5/hour"),
         # Calls that reach Stripe (create-payment-intent, the payment PATCH), per user.
         "payments": env.str("THROTTLE_PAYMENTS", default="20/minute"),
         # Visitors' writes (cart, garage), per client address; signed-in accounts are not counted.

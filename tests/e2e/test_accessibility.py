@@ -10,7 +10,7 @@ from catalog.models import Part
 from catalog.tests.factories import PartFactory
 from orders.models import Cart
 from orders.tests.factories import BookingFactory, CartLineFactory
-from reviews.tests.factories import ReviewFactory
+from reviews.tests.factories import PartReviewFactory, ReviewFactory
 from tests.e2e.conftest import demo_methods, findings, saved_address, sign_in
 
 WIDTHS = [1366, 390]
@@ -38,6 +38,8 @@ SHOPPER = [
     "/dashboard/myorder",
     "/dashboard/review",
     "/purchaseintent/{part}",
+    "/parts/{part}",  # with "Write a review"
+    "/parts/{part}/review",
     "/dashboard/payment/{order}",
     "/dashboard/orders/{order}",
     "/dashboard/profile",
@@ -62,6 +64,7 @@ def shop(transactional_db):
     PartFactory(name="Spark plug", available_quantity=1, minimum_order_quantity=4)
     ReviewFactory()
     shopper = UserFactory(name="Sam Shopper")
+    PartReviewFactory(part=part, rating=4, fits=True)  # the part page's reviews and stars
     demo_methods()  # /checkout's Delivery offers Standard and Express
     saved_address(shopper)  # and its Ship to this address or a new one
     BookingFactory(user=shopper, part=part)
