@@ -18,7 +18,7 @@ from django.views.decorators.http import require_POST
 from core.api import get_or_404
 from core.errors import ShopError
 from core.page_forms import validate
-from core.throttles import page_wait
+from core.throttles import VisitorWriteThrottle, page_wait
 
 from . import alerts
 from .alerts_api import AlertInputSerializer
@@ -43,7 +43,7 @@ def part_alert(request, pk):
     if signed_in and (refused := _check_csrf(request)) is not None:
         return refused
     back = redirect(part.get_absolute_url() + "#back-in-stock")
-    if page_wait(request, AlertThrottle()) is not None:
+    if any(page_wait(request, limit()) for limit in (AlertThrottle, VisitorWriteThrottle)):
         messages.error(request, TOO_MANY_ASKED)
         return back
     email = ""
