@@ -140,23 +140,26 @@ def alerts_back(*, part: Part, before: int) -> int:
     minimum = part.minimum_order_quantity
     if before >= minimum or part.available_quantity < minimum:
         return 0
+    # An account's alert goes to the account's address now (it may have changed since).
     waiting = list(
         StockAlert.objects.filter(
             part_id=part.pk, ended_at__isnull=True, confirmed_at__isnull=False
-        ).values_list("pk", "email")
+        ).values_list("pk", "email", "user__email")
     )
     if not waiting:
         return 0
     now = timezone.now()
-    StockAlert.objects.filter(pk__in=[pk for pk, _ in waiting], ended_at__isnull=True).update(
+    StockAlert.objects.filter(pk__in=[row[0] for row in waiting], ended_at__isnull=True).update(
         ended_at=now, mailed_at=now
     )
     context = {"part": part, "part_url": absolute_url(part.get_absolute_url())}
     subject = BACK_SUBJECT.format(name=part.name)
     return outbox_queue(
         [
-            compose(template="stock_alert_back", subject=subject, to=[email], context=context)
-            for _, email in waiting
+            compose(
+                template="stock_alert_back", subject=subject, to=[now_at or email], context=context
+            )
+            for _, email, now_at in waiting
         ]
     )
 

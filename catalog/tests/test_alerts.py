@@ -211,3 +211,13 @@ def test_waiting_counts_live_alerts_per_part_in_one_query(
         counts = alerts.waiting_counts([first.pk, second.pk, none.pk])
 
     assert counts == {first.pk: 2, second.pk: 1}
+
+
+def test_an_accounts_alert_goes_to_its_address_now(sold_out, user, admin_user):
+    alerts.stock_alert_ask(part_id=sold_out.pk, user=user)
+    user.email = "moved@example.com"
+    user.save()
+
+    stock.stock_adjust(part=sold_out, change=1, by=admin_user)
+
+    assert [mail.to for mail in back_mails()] == [["moved@example.com"]]

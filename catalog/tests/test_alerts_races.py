@@ -30,7 +30,7 @@ def test_rises_that_race_mail_each_alert_once():
         try:
             start.wait()
             stock.stock_adjust(part=part, change=5, note="delivery", by=admin)
-        except Exception as error:  # noqa: BLE001 - reported below
+        except Exception as error:
             failures.append(error)
         finally:
             connections.close_all()
