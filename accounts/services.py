@@ -54,6 +54,8 @@ SHOP_ADMIN_PERMISSIONS = {
         "view_stockmovement",  # a part's stock history (changed only through the services)
         *(f"{action}_vehicle" for action in ("view", "add", "change", "delete")),
         *(f"{action}_fitment" for action in ("view", "add", "change", "delete")),
+        "view_stockalert",  # back-in-stock alerts: asked by riders, read (or removed) here
+        "delete_stockalert",
     ],
     # Orders are placed by shoppers; admins approve and cancel them (unpaid ones only: the
     # delete goes through booking_cancel) and read the payment events.

@@ -10,7 +10,7 @@ from core.admin_history import RecordOnlyHistoryAdmin
 from core.errors import ShopError
 
 from . import images, selectors, services, stock
-from .models import Category, Fitment, Part, PartNumber, StockMovement, Vehicle
+from .models import Category, Fitment, Part, PartNumber, StockAlert, StockMovement, Vehicle
 from .serializers import NUMBER_REQUIRED, NUMBER_TWICE, normalise_number
 
 Reason = StockMovement.Reason
@@ -278,3 +278,33 @@ class PartAdmin(RecordOnlyHistoryAdmin):
             "form": form,
         }
         return TemplateResponse(request, "admin/catalog/part/adjust_stock.html", context)
+
+
+@admin.register(StockAlert)
+class StockAlertAdmin(admin.ModelAdmin):
+    """Back-in-stock alerts (catalog.alerts): who waits for which part, read only (they are
+    asked on the part's page and end with their mail). Shown as plain text."""
+
+    list_display = ["email", "part", "created_at", "confirmed_at", "ended_at", "mailed_at"]
+    list_filter = [
+        ("confirmed_at", admin.EmptyFieldListFilter),
+        ("ended_at", admin.EmptyFieldListFilter),
+    ]
+    search_fields = ["email", "part__name"]
+    list_select_related = ["part"]
+    readonly_fields = [
+        "part",
+        "email",
+        "user",
+        "created_at",
+        "confirmed_at",
+        "ended_at",
+        "mailed_at",
+    ]
+    date_hierarchy = "created_at"
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False

@@ -1,7 +1,7 @@
 from core.caching.pages import cache_page_for_visitors
 from core.routing import optional_slash
 
-from . import api, garage_api, selectors, suggestions
+from . import alerts_api, api, garage_api, selectors, suggestions
 
 # The whole list is the same for every visitor: kept whole, like the catalog's pages.
 part_list = cache_page_for_visitors(selectors.CATALOG, selectors.PARTS)(api.PartListApi.as_view())
@@ -18,6 +18,7 @@ urlpatterns = [
     *optional_slash("allparts/<int:pk>/stock", api.PartStockApi.as_view(), "part-stock"),
     *optional_slash("allparts/<int:pk>/fitment", api.PartFitmentApi.as_view(), "part-fitment"),
     *optional_slash("allparts/<int:pk>/numbers", api.PartNumbersApi.as_view(), "part-numbers"),
+    *optional_slash("allparts/<int:pk>/alerts", alerts_api.PartAlertsApi.as_view(), "part-alerts"),
     *optional_slash("search/suggest", suggest, "search-suggest"),
     *optional_slash("categories", api.CategoryListApi.as_view(), "category-list"),
     *optional_slash("vehicles", api.VehicleListApi.as_view(), "vehicle-list"),

@@ -378,3 +378,52 @@ class MissedSearch(models.Model):
 
     def __str__(self):
         return f"{self.words} ({self.day}: {self.count})"
+
+
+class StockAlert(models.Model):
+    """ "Email me when it's back": one e-mail address waiting for one out-of-stock part.
+
+    Live once confirmed (an account's at once; a visitor's when the link mailed to them is
+    opened) and until it ends: when the part's stock rises to its minimum order quantity or
+    more, the one mail goes out and `ended_at` is set (catalog.alerts, under the part's row
+    lock). One alert not ended per part and address."""
+
+    part = models.ForeignKey(Part, on_delete=models.CASCADE, related_name="stock_alerts")
+    email = models.EmailField(max_length=254)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="stock_alerts",
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    confirmed_at = models.DateTimeField(null=True, blank=True)
+    ended_at = models.DateTimeField(null=True, blank=True)
+    mailed_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        verbose_name = "back-in-stock alert"
+        constraints = [
+            models.UniqueConstraint(
+                fields=["part", "email"],
+                condition=models.Q(ended_at__isnull=True),
+                name="catalog_stockalert_one_open_per_part_and_email",
+            ),
+        ]
+        indexes = [
+            models.Index(
+                fields=["part"],
+                condition=models.Q(ended_at__isnull=True, confirmed_at__isnull=False),
+                name="catalog_stockalert_live",
+            ),
+            models.Index(fields=["email", "ended_at"], name="catalog_stockalert_email"),
+        ]
+
+    def __str__(self):
+        return f"{self.email} waits for {self.part_id}"
+
+    @property
+    def is_live(self) -> bool:
+        return self.confirmed_at is not None and self.ended_at is None

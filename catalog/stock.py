@@ -1,6 +1,8 @@
 """Every change of a part's stock, and nothing else: reserve for an order (and the lock a
 reservation is decided under), release it back, adjust by hand (received, written off) and the
-initial stock.
+initial stock. Every rise (an adjustment, released holds, a cancelled or refunded order put
+back) tells catalog.alerts under the lock, which mails the part's back-in-stock alerts when the
+part is back.
 
 Each change runs in one transaction with the part's row locked (`select_for_update`), checks
 again on the locked row (stock never goes below 0: the database's CheckConstraint backs this),
@@ -19,6 +21,7 @@ from core.caching import versions
 from core.errors import Conflict, Rejected
 from core.wording import counted
 
+from .alerts import alerts_back
 from .models import Part, StockMovement
 from .selectors import PARTS, part_version, parts_without_search
 
@@ -50,12 +53,16 @@ def _move(
     order_id: int | None = None,
     by=None,
 ) -> StockMovement:
-    """Apply `change` to the locked `part` and keep it as a movement; the caller checked it."""
+    """Apply `change` to the locked `part` and keep it as a movement; the caller checked it.
+    A rise that brings the part back in stock mails its back-in-stock alerts."""
+    before = part.available_quantity
     Part.objects.filter(pk=part.pk).update(available_quantity=F("available_quantity") + change)
     part.available_quantity += change
     versions.bump(part_version(part.pk), PARTS)
     movement = _movement(part, change=change, reason=reason, note=note, order_id=order_id, by=by)
     movement.save()
+    if change > 0:
+        alerts_back(part=part, before=before)
     return movement
 
 
@@ -187,6 +194,7 @@ def stock_release_orders(
     if part is None:
         return None
     total = sum(quantity for _, quantity in orders)
+    before = part.available_quantity
     Part.objects.filter(pk=part.pk).update(available_quantity=F("available_quantity") + total)
     versions.bump(part_version(part.pk), PARTS)
     movements = []
@@ -196,6 +204,7 @@ def stock_release_orders(
             _movement(part, change=quantity, reason=reason, note=note, order_id=order_id, by=by)
         )
     StockMovement.objects.bulk_create(movements)
+    alerts_back(part=part, before=before)  # back in stock: its alerts' mails
     return part
 
 

@@ -19,7 +19,7 @@ from core.links import absolute_url
 from core.page_forms import handle_form, validate
 from core.page_guards import shop_admin_required
 
-from . import garage, garage_views, selectors, services, stock
+from . import alerts, garage, garage_views, selectors, services, stock
 from .bike_words import with_bike
 from .facet_links import facet_choices, search_categories
 from .facets import part_facets
@@ -195,8 +195,12 @@ STOCK_ADJUSTED = "Stock updated"
 @shop_admin_required
 def manage_parts(request):
     """Manage Parts: the parts as cards with their stock and a Delete button, newest first,
-    24 a page (?page=N) as on All Parts."""
+    24 a page (?page=N) as on All Parts; "N waiting" on those with live back-in-stock alerts
+    (one query for the page)."""
     page = selectors.part_page(page=request.GET.get("page", 1))
+    waiting = alerts.waiting_counts([part.pk for part in page.items])
+    for part in page.items:
+        part.waiting = waiting.get(part.pk, 0)
     context = {"page": page, "ellipsis": Paginator.ELLIPSIS}
     return render(request, "dashboard/manageparts.html", context)
 

@@ -10,16 +10,14 @@ mails it wrote.
 
 import logging
 from collections.abc import Iterable
-from email.utils import formataddr, parseaddr
 
-from django.conf import settings
 from django.core.mail import EmailMultiAlternatives
 from django.db.models import Q, Sum
-from django.template.loader import render_to_string
 
 from accounts.models import User
 from catalog.garage import garage_active
 from core.background import is_muted
+from core.emails import compose
 from core.links import absolute_url
 from core.outbox import outbox_queue
 from core.templatetags.money import money
@@ -280,31 +278,10 @@ def part_mail_low_stock(*, booking_id: int, before: int, part_id: int | None = N
     return _queue(_admin_messages("admin_low_stock", subject, context))
 
 
-def from_address() -> str:
-    """DEFAULT_FROM_EMAIL, in the shop's name when it carries none."""
-    name, address = parseaddr(settings.DEFAULT_FROM_EMAIL)
-    return settings.DEFAULT_FROM_EMAIL if name else formataddr((settings.SHOP_NAME, address))
-
-
 def admin_addresses() -> list[str]:
     """Shop admins (role admin, or superusers) who are active and have an address."""
     admins = User.objects.filter(Q(role=User.Role.ADMIN) | Q(is_superuser=True), is_active=True)
     return list(admins.exclude(email="").order_by("email").values_list("email", flat=True))
-
-
-def compose(*, template: str, subject: str, to: list[str], context: dict) -> EmailMultiAlternatives:
-    """One message from templates/emails/<template>.txt and .html."""
-    subject = " ".join(subject.split())  # a part's name may hold a line break: not in a header
-    context = {
-        "shop_name": settings.SHOP_NAME,
-        "site_url": settings.SITE_URL,
-        "subject": subject,
-        **context,
-    }
-    text = render_to_string(f"emails/{template}.txt", context)
-    message = EmailMultiAlternatives(subject, text, from_address(), to)
-    message.attach_alternative(render_to_string(f"emails/{template}.html", context), "text/html")
-    return message
 
 
 def _bookings(booking_ids: list[int]):

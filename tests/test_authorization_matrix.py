@@ -86,6 +86,11 @@ class World:
         return order_services.return_decide(ret=self.requested_return, state="approved")
 
     @cached_property
+    def sold_out_part(self):
+        """Out of stock: riders may ask to be e-mailed when it is back."""
+        return PartFactory(available_quantity=0)
+
+    @cached_property
     def shipping_method(self):
         return pricing_factories.method("Standard", bands=[(2000, "6.95")])
 
@@ -418,6 +423,10 @@ API = {
     ("PUT", "/api/garage"): Api(400, 200, 200, 200, body=saved_bike),
     # Any id: a bike that is not saved is not there to remove (on: a part's id will do).
     ("DELETE", "/api/garage/{id}"): Api(200, 200, 200, 200, on="part"),
+    # Back-in-stock alerts: anyone (signed in: for the account's own address).
+    ("POST", "/api/allparts/{id}/alerts"): Api(
+        201, 201, 201, 201, on="sold_out_part", body=lambda w: {"email": "rider@example.com"}
+    ),
 }
 
 
@@ -435,6 +444,7 @@ TO_SHIPPING = "302 to /dashboard/shipping"
 TO_VOUCHERS = "302 to /dashboard/vouchers"
 TO_RETURNS = "302 to /dashboard/returns"
 TO_THE_ORDER = "302 to the order's page"
+TO_THE_PART = "302 to the part's page"
 
 
 @dataclass(frozen=True)
@@ -464,6 +474,12 @@ PAGES = {
     # A part's review form (each signed-in account's own review of it).
     "parts/<int:pk>/review": Page(TO_LOGIN, OK, OK, OK, on="part"),
     "garage": PUBLIC,
+    # "Email me when it's back" (anyone; a visitor without an e-mail is told so there) and
+    # the link mailed to a visitor (a friendly page whatever it holds).
+    "parts/<int:pk>/alerts": Page(
+        TO_THE_PART, TO_THE_PART, TO_THE_PART, TO_THE_PART, on="sold_out_part", method="post"
+    ),
+    "alerts/confirm/<str:token>": PUBLIC,
     "shipping-returns": PUBLIC,
     "privacy": PUBLIC,
     "terms": PUBLIC,
@@ -651,6 +667,9 @@ def assert_page_answer(response, expected: str, url: str, client: Client) -> Non
     elif expected == TO_THE_ORDER:
         order_page = url.removesuffix("/notes").removesuffix("/returns")
         assert (response.status_code, response["Location"]) == (302, order_page)
+    elif expected == TO_THE_PART:
+        part_page = url.removesuffix("/alerts") + "#back-in-stock"
+        assert (response.status_code, response["Location"]) == (302, part_page)
     else:
         location = expected.removeprefix("302 to ")
         assert (response.status_code, response["Location"]) == (302, location)

@@ -42,6 +42,8 @@ REST_FRAMEWORK = {
         # Guests' orders placed (a visitor's checkout) per client address; "Find my order"
         # asked per client address counts at the same rate, apart.
         "guest_orders": env.str("THROTTLE_GUEST_ORDERS", default="10/hour"),
+        # Back-in-stock alerts asked (page or API) per client address, signed in or not.
+        "alerts": env.str("THROTTLE_ALERTS", default="20/hour"),
     },
     "NUM_PROXIES": TRUSTED_PROXY_COUNT,
 }
