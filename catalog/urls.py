@@ -1,11 +1,12 @@
 from core.routing import optional_slash
 
-from . import garage_views, views
+from . import garage_views, saved_views, views
 
 urlpatterns = [
     *optional_slash("allparts", views.allparts, "allparts"),
     *optional_slash("parts/<int:pk>", views.part, "part"),
     *optional_slash("garage", garage_views.garage_page, "garage"),
+    *optional_slash("saved", saved_views.saved_page, "saved"),
     *optional_slash("purchaseintent/<int:pk>", views.purchase, "purchase"),
     *optional_slash("dashboard/manageparts", views.manage_parts, "manageparts"),
     *optional_slash("dashboard/addparts", views.add_parts, "addparts"),
