@@ -387,6 +387,11 @@ API = {
     ("PUT", "/api/garage"): Api(400, 200, 200, 200, body=saved_bike),
     # Any id: a bike that is not saved is not there to remove (on: a part's id will do).
     ("DELETE", "/api/garage/{id}"): Api(200, 200, 200, 200, on="part"),
+    # Saved parts: everyone has theirs (a visitor's in the session), each their own.
+    ("GET", "/api/saved"): Api(200, 200, 200, 200),
+    ("POST", "/api/saved"): Api(200, 200, 200, 200, body=lambda w: {"partId": w.part.pk}),
+    # Any id: a part that is not saved is not there to remove.
+    ("DELETE", "/api/saved/{id}"): Api(200, 200, 200, 200, on="part"),
 }
 
 
@@ -431,6 +436,7 @@ PAGES = {
     "allparts": PUBLIC,
     "parts/<int:pk>": Page(OK, OK, OK, OK, on="part"),
     "garage": PUBLIC,
+    "saved": PUBLIC,
     "shipping-returns": PUBLIC,
     "privacy": PUBLIC,
     "terms": PUBLIC,

@@ -6,6 +6,8 @@ django.contrib.sites' current site) and with the shared cache emptied: the worst
 running server sees, nothing cached and the session read from the database.
 """
 
+import json
+
 import pytest
 from django.core.cache import cache
 from django.test import Client
@@ -132,3 +134,32 @@ def test_a_search_with_an_active_bike_and_a_bike_in_the_words_is_constant_too(
     small = count_queries(client, url, 200, most=MAX_QUERIES + 1)
     shop.grow(LARGE)
     assert count_queries(client, url, 200, most=MAX_QUERIES + 1) == small
+
+
+
+@pytest.mark.parametrize("who", ["visitor", "user"])
+@pytest.mark.parametrize("path", ["/saved", "/api/saved"])
+def test_saved_parts_are_few_queries_however_many_are_saved(
+    shop, count_queries, settings, who, path
+):
+    """The page and the API read the saved parts in one query (the API their other numbers
+    in one more), whether 3 are saved or 60."""
+    rates = settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]
+    settings.REST_FRAMEWORK = {  # a visitor's 60 saves within the limit
+        **settings.REST_FRAMEWORK,
+        "DEFAULT_THROTTLE_RATES": {**rates, "visitor_writes": "1000/minute"},
+    }
+    client = shop.page_client(who) if path == "/saved" else shop.api_client(who)
+
+    def save_all():
+        for part in shop.parts:
+            body = json.dumps({"partId": part.pk})
+            client.post("/api/saved", body, content_type="application/json")
+
+    save_all()
+    small = count_queries(client, path, 200)
+    shop.grow(LARGE)
+    shop.parts = list(PartFactory._meta.model.objects.all())
+    save_all()
+    assert client.get("/api/saved").json()["count"] == LARGE
+    assert count_queries(client, path, 200) == small
