@@ -25,6 +25,7 @@ JOURNEYS = [
     "test_garage.py",
     "test_guest_checkout.py",
     "test_payment.py",
+    "test_saved_parts.py",
     "test_search_suggestions.py",
     "test_shopper.py",
 ]

@@ -136,7 +136,6 @@ def test_a_search_with_an_active_bike_and_a_bike_in_the_words_is_constant_too(
     assert count_queries(client, url, 200, most=MAX_QUERIES + 1) == small
 
 
-
 @pytest.mark.parametrize("who", ["visitor", "user"])
 @pytest.mark.parametrize("path", ["/saved", "/api/saved"])
 def test_saved_parts_are_few_queries_however_many_are_saved(

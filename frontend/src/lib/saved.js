@@ -3,6 +3,7 @@
 // (signed in, or the hint cookie /api/saved's answers leave), and on the first press: the saved
 // ones read "Saved" (pressed); a press saves, or unsaves a saved one, by the API.
 import { ApiError, api } from "./api.js";
+import { notify } from "./toasts.jsx";
 
 export const UNREACHABLE = "The shop could not be reached. Please try again.";
 
@@ -44,7 +45,6 @@ export async function toggleSaved(form) {
     markSaved(savedIds(answer));
   } catch (error) {
     const message = error instanceof ApiError ? error.fields.partId || error.message : UNREACHABLE;
-    const { notify } = await import("./toasts.jsx");
     notify(message, "error");
   } finally {
     button.disabled = false;
