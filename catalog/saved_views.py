@@ -10,10 +10,9 @@ browser's token. With JavaScript (site.js, lib/saved.js) the buttons go by the A
 
 from django.contrib import messages
 from django.core.exceptions import ValidationError
-from django.middleware.csrf import CsrfViewMiddleware
 from django.shortcuts import redirect, render
 from django.utils.cache import patch_cache_control
-from django.views.decorators.csrf import csrf_exempt
+from django.views.decorators.csrf import csrf_exempt, csrf_protect
 
 from core.throttles import VISITOR_WRITES_REFUSED, VisitorWriteThrottle, page_wait
 
@@ -26,18 +25,6 @@ PART_REMOVED = "Removed from your saved parts"
 ACTIONS = ("save", "remove")
 
 
-class _TokenCheck(CsrfViewMiddleware):
-    """Django's own CSRF check, whose refusal is a reason rather than the 403 page."""
-
-    def _reject(self, request, reason):
-        return reason
-
-
-def token_checked(request) -> bool:
-    """Whether the POST carries this browser's CSRF token (as CsrfViewMiddleware checks)."""
-    return _TokenCheck(lambda request: None).process_view(request, None, (), {}) is None
-
-
 def _asked(data) -> tuple[str, int] | None:
     """The action asked ("save" or "remove") and its part's id (0: not a whole number)."""
     for action in ACTIONS:
@@ -47,7 +34,7 @@ def _asked(data) -> tuple[str, int] | None:
     return None
 
 
-@csrf_exempt  # the token is checked below: without it the page asks to confirm
+@csrf_exempt  # the token is checked by _change: without it the page asks to confirm
 def saved_page(request):
     """GET: the saved parts. POST `save` or `remove` (a part's id): done, back here with a
     message; a visitor's posts are limited as the API's writes are (THROTTLE_VISITOR_WRITES):
@@ -63,11 +50,19 @@ def saved_page(request):
     if asked is None:
         return redirect("saved")
     action, part_id = asked
-    if not token_checked(request):
-        part = Part.objects.only("id", "name").filter(pk=part_id).first() if part_id else None
-        if part is None:
-            return _render(request, error=saved.UNKNOWN_PART, status=400)
-        return _render(request, confirm={"action": action, "part": part})
+    response = _change(request, action, part_id)
+    if response.status_code != 403:
+        return response
+    # Refused by Django's CSRF check (the form of a page kept for everyone): ask to confirm.
+    part = Part.objects.only("id", "name").filter(pk=part_id).first() if part_id else None
+    if part is None:
+        return _render(request, error=saved.UNKNOWN_PART, status=400)
+    return _render(request, confirm={"action": action, "part": part})
+
+
+@csrf_protect  # within the exempt page: its refusal (403) is the page's question
+def _change(request, action: str, part_id: int):
+    """Save or remove the part, back to the page with a message; 400: the page with why."""
     caller = {"user": request.user, "session": request.session}
     try:
         if action == "save":
