@@ -97,6 +97,10 @@ def saved_part_add(*, user, session, part_id: int) -> list[Part]:
     if account is None:
         kept = dict(session.get(SAVED) or {})
         if str(part.pk) not in kept:
+            if len(kept) >= MAX_SAVED:  # parts deleted since leave room
+                there = Part.objects.filter(pk__in=[int(pk) for pk in kept]).values_list("pk")
+                there = {str(pk) for (pk,) in there}
+                kept = {pk: value for pk, value in kept.items() if pk in there}
             if len(kept) >= MAX_SAVED:
                 raise ValidationError({"partId": [SAVED_FULL]})
             kept[str(part.pk)] = [str(part.price), timezone.now().isoformat()]

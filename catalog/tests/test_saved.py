@@ -138,3 +138,15 @@ def test_a_part_deleted_before_sign_in_is_left_out(user, session):
 def test_nothing_saved_changes_nothing_at_sign_in(user, session, django_assert_num_queries):
     with django_assert_num_queries(0):
         saved.saved_parts_merge(user=user, session=session)
+
+
+def test_a_visitors_parts_deleted_since_leave_room(session):
+    parts = PartFactory.create_batch(saved.MAX_SAVED + 1)
+    for part in parts[: saved.MAX_SAVED]:
+        saved.saved_part_add(**visitor(session), part_id=part.pk)
+    with pytest.raises(ValidationError):
+        saved.saved_part_add(**visitor(session), part_id=parts[-1].pk)
+    services.part_delete(part=parts[0])
+    listed = saved.saved_part_add(**visitor(session), part_id=parts[-1].pk)
+    assert (len(listed), listed[0]) == (saved.MAX_SAVED, parts[-1])
+    assert str(parts[0].pk) not in session[saved.SAVED]
