@@ -1,7 +1,7 @@
 from core.caching.pages import cache_page_for_visitors
 from core.routing import optional_slash
 
-from . import alerts_api, api, garage_api, selectors, suggestions
+from . import alerts_api, api, garage_api, saved_api, selectors, suggestions
 
 # The whole list is the same for every visitor: kept whole, like the catalog's pages.
 part_list = cache_page_for_visitors(selectors.CATALOG, selectors.PARTS)(api.PartListApi.as_view())
@@ -25,4 +25,6 @@ urlpatterns = [
     *optional_slash("vehicles/makes", api.VehicleMakesApi.as_view(), "vehicle-makes"),
     *optional_slash("garage", garage_api.GarageApi.as_view(), "garage-api"),
     *optional_slash("garage/<int:pk>", garage_api.GarageBikeApi.as_view(), "garage-bike"),
+    *optional_slash("saved", saved_api.SavedPartsApi.as_view(), "saved-api"),
+    *optional_slash("saved/<int:pk>", saved_api.SavedPartApi.as_view(), "saved-part"),
 ]

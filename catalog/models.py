@@ -4,6 +4,7 @@ from django.contrib.postgres.search import SearchVectorField
 from django.db import models
 from django.db.models.functions import Left, Length, Lower, Replace, Right, Upper
 from django.urls import reverse
+from django.utils import timezone
 from simple_history.models import HistoricalRecords
 
 from .validators import validate_image_url
@@ -336,6 +337,33 @@ class GarageBike(models.Model):
 
     def __str__(self):
         return f"{self.user_id}: {self.vehicle_id}{' (active)' if self.active else ''}"
+
+
+class SavedPart(models.Model):
+    """A part an account saved for later, with its price when saved ("Price dropped" when it is
+    lower now). Saving it again keeps the first price. (A visitor's saved parts live in their
+    session: catalog.saved.)"""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+", db_index=False
+    )
+    part = models.ForeignKey(Part, on_delete=models.CASCADE, related_name="+")
+    saved_price = models.DecimalField(max_digits=10, decimal_places=2)
+    # When it was saved (a visitor's saved time joins the account with it at sign-in).
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]  # the latest saved first
+        constraints = [
+            # Also the index of a user's saved parts (it leads with the user).
+            models.UniqueConstraint(fields=["user", "part"], name="catalog_savedpart_unique"),
+            models.CheckConstraint(
+                condition=models.Q(saved_price__gt=0), name="catalog_savedpart_price_positive"
+            ),
+        ]
+
+    def __str__(self):
+        return f"{self.user_id}: {self.part_id} at {self.saved_price}"
 
 
 class SearchWord(models.Model):

@@ -1,6 +1,6 @@
 from core.routing import optional_slash
 
-from . import alerts_views, garage_views, views
+from . import alerts_views, garage_views, saved_views, views
 
 urlpatterns = [
     *optional_slash("allparts", views.allparts, "allparts"),
@@ -8,6 +8,7 @@ urlpatterns = [
     *optional_slash("parts/<int:pk>/alerts", alerts_views.part_alert, "part-alert"),
     *optional_slash("alerts/confirm/<str:token>", alerts_views.confirm_alert, "alert-confirm"),
     *optional_slash("garage", garage_views.garage_page, "garage"),
+    *optional_slash("saved", saved_views.saved_page, "saved"),
     *optional_slash("purchaseintent/<int:pk>", views.purchase, "purchase"),
     *optional_slash("dashboard/manageparts", views.manage_parts, "manageparts"),
     *optional_slash("dashboard/addparts", views.add_parts, "addparts"),

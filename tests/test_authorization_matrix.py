@@ -427,6 +427,11 @@ API = {
     ("POST", "/api/allparts/{id}/alerts"): Api(
         201, 201, 201, 201, on="sold_out_part", body=lambda w: {"email": "rider@example.com"}
     ),
+    # Saved parts: everyone has theirs (a visitor's in the session), each their own.
+    ("GET", "/api/saved"): Api(200, 200, 200, 200),
+    ("POST", "/api/saved"): Api(200, 200, 200, 200, body=lambda w: {"partId": w.part.pk}),
+    # Any id: a part that is not saved is not there to remove.
+    ("DELETE", "/api/saved/{id}"): Api(200, 200, 200, 200, on="part"),
 }
 
 
@@ -480,6 +485,7 @@ PAGES = {
         TO_THE_PART, TO_THE_PART, TO_THE_PART, TO_THE_PART, on="sold_out_part", method="post"
     ),
     "alerts/confirm/<str:token>": PUBLIC,
+    "saved": PUBLIC,
     "shipping-returns": PUBLIC,
     "privacy": PUBLIC,
     "terms": PUBLIC,

@@ -26,6 +26,7 @@ JOURNEYS = [
     "test_guest_checkout.py",
     "test_part_reviews.py",
     "test_payment.py",
+    "test_saved_parts.py",
     "test_search_suggestions.py",
     "test_shopper.py",
 ]

@@ -60,6 +60,7 @@ PATH_EXAMPLES = {
     "id": {
         "/api/allparts/{id}": PART_ID,
         "/api/allparts/{id}/fitment": PART_ID,
+        "/api/saved/{id}": PART_ID,
         "/api/booking/{id}": BOOKING_ID,
         "/api/shipping-methods/{id}": METHOD_ID,
         "/api/tax-rates/{id}": TAX_RATE_ID,
@@ -102,6 +103,7 @@ BODY_EXAMPLES = {
     ("/api/create-payment-intent", "post"): {"booking": BOOKING_ID},
     ("/api/review", "post"): {"name": "Fuzz Rider", "review": "Fits well.", "ratings": 4},
     ("/api/allparts/{id}/fitment", "put"): {"universal": False, "vehicles": [VEHICLE_ID]},
+    ("/api/saved", "post"): {"partId": PART_ID},
     ("/api/shipping-methods", "post"): {
         "name": "Express",
         "countries": ["US"],

@@ -6,6 +6,8 @@ django.contrib.sites' current site) and with the shared cache emptied: the worst
 running server sees, nothing cached and the session read from the database.
 """
 
+import json
+
 import pytest
 from django.core.cache import cache
 from django.test import Client
@@ -152,3 +154,31 @@ def test_a_part_page_with_reviews_and_fit_confirmed_for_a_visitors_bike(shop, co
     assert "Fit confirmed by 1 rider of the 2019 Yamaha MT-07" in client.get(url).content.decode()
     shop.grow(LARGE)
     assert count_queries(client, url, 200) == small
+
+
+@pytest.mark.parametrize("who", ["visitor", "user"])
+@pytest.mark.parametrize("path", ["/saved", "/api/saved"])
+def test_saved_parts_are_few_queries_however_many_are_saved(
+    shop, count_queries, settings, who, path
+):
+    """The page and the API read the saved parts in one query (the API their other numbers
+    in one more), whether 3 are saved or 60."""
+    rates = settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]
+    settings.REST_FRAMEWORK = {  # a visitor's 60 saves within the limit
+        **settings.REST_FRAMEWORK,
+        "DEFAULT_THROTTLE_RATES": {**rates, "visitor_writes": "1000/minute"},
+    }
+    client = shop.page_client(who) if path == "/saved" else shop.api_client(who)
+
+    def save_all():
+        for part in shop.parts:
+            body = json.dumps({"partId": part.pk})
+            client.post("/api/saved", body, content_type="application/json")
+
+    save_all()
+    small = count_queries(client, path, 200)
+    shop.grow(LARGE)
+    shop.parts = list(PartFactory._meta.model.objects.all())
+    save_all()
+    assert client.get("/api/saved").json()["count"] == LARGE
+    assert count_queries(client, path, 200) == small

@@ -2,7 +2,9 @@
 // session, gives forms their confirmation and loading indicator, closes menus on Escape or a
 // tap outside, replaces broken part images and keeps hidden slides out of the Tab order; has
 // the navbar's cart count filled in (lib/cart-count.js) and runs "Add to cart"
-// (lib/add-to-cart.js): both loaded when needed, a visitor without a cart loads neither. A
+// (lib/add-to-cart.js): both loaded when needed, a visitor without a cart loads neither; marks
+// the saved parts' "Save" buttons "Saved" and toggles them (lib/saved.js: loaded when the page
+// has one and there may be saved parts, or on the first press). A
 // "Print" button (`data-print`: an invoice) prints the page. A search box's suggestions load
 // when it first takes the focus (lib/suggest.js).
 import { watchImages } from "./lib/images.js";
@@ -20,6 +22,11 @@ function onSubmit(event) {
   if (form.matches("[data-add-to-cart]")) {
     event.preventDefault();
     addToCart(form);
+    return;
+  }
+  if (form.matches("[data-save-part]")) {
+    event.preventDefault();
+    import("./lib/saved.js").then((module) => module.toggleSaved(form));
     return;
   }
   if (form.matches("[data-confirm]") && !window.confirm(form.dataset.confirm)) {
@@ -58,6 +65,13 @@ syncToken();
 if (signedInEmail() || document.cookie.includes("cart_units=")) fillCartCount();
 // An island changed the cart (lib/cart.js).
 document.addEventListener("cart-count", (event) => fillCartCount(event.detail));
+// Signed in, or the hint /api/saved's answers leave: the page's saved parts read "Saved".
+if (
+  document.querySelector("form[data-save-part]") &&
+  (signedInEmail() || document.cookie.includes("saved_parts="))
+) {
+  import("./lib/saved.js").then((module) => module.fillSaved());
+}
 document.addEventListener("submit", onSubmit);
 document.addEventListener("click", onClick);
 // A search box's suggestions (lib/suggest.js), loaded when one first takes the focus.

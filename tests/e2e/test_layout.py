@@ -54,7 +54,7 @@ def test_the_navbar_items_share_one_size(site):
     site.set_viewport_size({"width": 1366, "height": 900})
     site.goto("/")
     items = site.get_by_role("navigation", name="Main").locator("li > :is(a, button)")
-    expect(items).to_have_count(6)  # Home … Dashboard, and the sign-out button
+    expect(items).to_have_count(7)  # Home … Saved, Dashboard, and the sign-out button
     sizes = items.evaluate_all(
         "els => els.map(e => [Math.round(e.getBoundingClientRect().height),"
         " getComputedStyle(e).fontSize])"
