@@ -19,6 +19,7 @@ FAST = "not e2e and not slow"
 ON_SQLITE = "not postgres and not slow and (not e2e or sqlite)"
 JOURNEYS = [
     "test_after_the_sale.py",
+    "test_back_in_stock.py",
     "test_cart.py",
     "test_checkout.py",
     "test_facets.py",
