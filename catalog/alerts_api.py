@@ -24,7 +24,7 @@ class PartAlertsApi(APIView):
 
     @extend_schema(
         request=AlertInputSerializer,
-        responses={201: DetailSerializer, **errors(400, 404, 409, 415)},
+        responses={201: DetailSerializer, **errors(400, 401, 404, 409, 415, 429)},
     )
     def post(self, request, pk):
         """Ask for one mail when the part is back in stock (409 while it is in stock; at most

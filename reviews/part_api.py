@@ -45,7 +45,7 @@ class PartReviewsApi(APIView):
 
     @extend_schema(
         parameters=[ReviewPageInputSerializer],
-        responses={200: PartReviewsOutputSerializer, **errors(400, 404)},
+        responses={200: PartReviewsOutputSerializer, **errors(400, 401, 404)},
     )
     def get(self, request, pk: int):
         part = _part(pk)
