@@ -66,7 +66,8 @@ def test_the_owner_lists_the_bikes_a_part_fits_with_the_keyboard(axe_page, part,
     page.get_by_label("Universal fit").focus()
     page.keyboard.press("Space")
     page.keyboard.press("Tab")  # to its Update
-    page.keyboard.press("Enter")
+    with page.expect_navigation():  # the box is checked before the post lands: wait for it
+        page.keyboard.press("Enter")
     expect(page.get_by_label("Universal fit")).to_be_checked()
 
     page.goto(f"/parts/{part.pk}")
