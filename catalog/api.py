@@ -69,7 +69,7 @@ class PartListApi(APIView):
         search.is_valid(raise_exception=True)
         query, bike = with_bike(search.part_query())
         response = page_response(
-            part_search(query),
+            part_search(query, with_numbers=True),
             PartOutputSerializer,
             search,
             total=count() if (count := kept_count(query)) else None,

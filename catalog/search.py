@@ -167,12 +167,14 @@ def kept_count(query: PartQuery, *, version: str | None = None) -> Callable[[], 
     return None
 
 
-def part_search(query: PartQuery) -> "PartSearch | QuerySet[Part]":
+def part_search(query: PartQuery, *, with_numbers: bool = False) -> "PartSearch | QuerySet[Part]":
     """The parts that match `query`, in its order: read by slices (`[start:stop]`, `count()`,
-    core.paging's counted_slice), each with its category."""
+    core.paging's counted_slice), each with its category; `with_numbers`: and its other
+    numbers, in the same query (selectors.numbers_from_column reads them)."""
     if connection.vendor == "postgresql":
-        return PartSearch(query)
-    return part_queryset(query)
+        return PartSearch(query, with_numbers=with_numbers)
+    parts = part_queryset(query)
+    return selectors.with_numbers_column(parts) if with_numbers else parts
 
 
 def part_queryset(query: PartQuery) -> QuerySet[Part]:
@@ -384,16 +386,19 @@ _ORDER_COLUMNS = {
 class PartSearch(Rows):
     """A search's parts on PostgreSQL: the query's SQL is put together from fixed pieces."""
 
-    def __init__(self, query: PartQuery):
+    def __init__(self, query: PartQuery, *, with_numbers: bool = False):
         # The rank column and its parameters (none without words).
         self.rank_sql, self.rank = _rank(query) if query.words else ("", [])
         self.where, self.params = _where(query)
         self.order = ", ".join(_order_by(field) for field in query.order)
+        self.with_numbers = with_numbers
 
     def read(self, start: int, stop: int | None, *, with_total: bool = False):
         sql = "SELECT " + _SELECT
         if self.rank_sql:
             sql += f', {self.rank_sql} AS "rank"'
+        if self.with_numbers:
+            sql += f", {selectors.numbers_column_sql()}"
         if with_total:
             sql += ", COUNT(*) OVER ()"
         sql += f"{_FROM}{self.where} ORDER BY {self.order}"
@@ -406,7 +411,12 @@ class PartSearch(Rows):
             found = cursor.fetchall()
         total = found[0][-1] if with_total and found else None
         db = connection.alias
-        return [_part(row, db) for row in found], total
+        parts = [_part(row, db) for row in found]
+        if self.with_numbers:  # the column after the part's, its category's and the rank
+            at = len(_PART_COLUMNS) + len(_CATEGORY_COLUMNS) + bool(self.rank_sql)
+            for part, row in zip(parts, found, strict=True):
+                setattr(part, selectors.NUMBERS_COLUMN, row[at])
+        return parts, total
 
     def count(self) -> int:
         with connection.cursor() as cursor:

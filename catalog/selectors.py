@@ -100,7 +100,12 @@ NUMBERS_COLUMN = "other_numbers_json"
 
 def with_numbers_column(parts: QuerySet[Part]) -> QuerySet[Part]:
     """`parts` each with its other numbers in a column (numbers_from_column reads it)."""
-    return parts.annotate(**{NUMBERS_COLUMN: RawSQL(_NUMBERS_COLUMN[connection.vendor], ())})
+    return parts.annotate(**{NUMBERS_COLUMN: RawSQL(numbers_column_sql(), ())})
+
+
+def numbers_column_sql() -> str:
+    """The SQL of with_numbers_column's column, for a query of "catalog_part" written as SQL."""
+    return _NUMBERS_COLUMN[connection.vendor]
 
 
 def numbers_from_column(parts: list[Part]) -> list[Part]:
