@@ -148,8 +148,9 @@ def user_delete(*, user: User, by: User | None = None) -> None:
     """Remove the account: it can no longer sign in and its tokens answer 401.
 
     Its orders stay, with the name and e-mail they were placed under, and belong to nobody
-    (Booking.user is SET_NULL); its reviews stay under their name. Never oneself (`by`);
-    a superuser is removed only by a superuser.
+    (Booking.user is SET_NULL); its reviews stay under their name; its back-in-stock alerts
+    and saved parts go with it. Never oneself (`by`); a superuser is removed only by a
+    superuser.
     """
     _refuse_on_self_or_superuser(user=user, by=by)
     user.delete()

@@ -418,9 +418,10 @@ class StockAlert(models.Model):
 
     part = models.ForeignKey(Part, on_delete=models.CASCADE, related_name="stock_alerts")
     email = models.EmailField(max_length=254)
+    # A removed account's alerts go with it: its address is mailed no more.
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL,
-        on_delete=models.SET_NULL,
+        on_delete=models.CASCADE,
         null=True,
         blank=True,
         related_name="stock_alerts",

@@ -221,3 +221,16 @@ def test_an_accounts_alert_goes_to_its_address_now(sold_out, user, admin_user):
     stock.stock_adjust(part=sold_out, change=1, by=admin_user)
 
     assert [mail.to for mail in back_mails()] == [["moved@example.com"]]
+
+
+def test_a_removed_accounts_alerts_go_with_it(sold_out, user, admin_user):
+    from accounts import services as accounts
+
+    alerts.stock_alert_ask(part_id=sold_out.pk, user=user)
+    visitors = alerts.stock_alert_ask(part_id=sold_out.pk, email="visitor@example.com")
+
+    accounts.user_delete(user=user, by=admin_user)
+
+    assert list(StockAlert.objects.all()) == [visitors]
+    stock.stock_adjust(part=sold_out, change=1, by=admin_user)
+    assert back_mails() == []  # the visitor's never confirmed; the account's is gone
