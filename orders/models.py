@@ -10,8 +10,6 @@ from django.db.models import (
     CharField,
     Count,
     Exists,
-    F,
-    Func,
     Max,
     OuterRef,
     Q,
@@ -100,31 +98,37 @@ class BookingQuerySet(models.QuerySet):
         return self.filter(Exists(lines))
 
     def lapsed_of_parts(self, part_ids, now: datetime | None = None):
-        """lapsed() of of_parts(part_ids): the holds an order of those parts releases first,
-        in one statement whose cost is the lapsed holds, not the parts' history.
-
-        A lapsed hold's id lies between the smallest and the largest id of all lapsed holds
-        (read from their index, the live holds' by deadline): only the lines of these parts
-        whose order id lies there can be one (the index of lines by part and order). Few
-        holds lapse unreleased at a time (the worker's sweep), and then the window is a few
-        moments of orders; 10,000 left by a shop without a worker are one scan of that index.
-        """
+        """lapsed() of of_parts(part_ids): the holds an order of those parts releases first
+        (the orders of lapsed_lines)."""
         now = now or timezone.now()
-        lapsed = Booking.objects.lapsed(now).order_by()
-        lines = BookingLine.objects.filter(
+        return self.lapsed(now).filter(pk__in=lapsed_lines(part_ids, now).values("booking_id"))
+
+
+def lapsed_lines(part_ids, now: datetime):
+    """The lines of `part_ids` whose order is a lapsed hold, in one statement whose cost is
+    the lapsed holds, not the parts' history.
+
+    A lapsed hold's id lies between the smallest and the largest id of all lapsed holds
+    (each read from an end of the live holds' ids, orders_booking_live_hold_ids, past the
+    holds still live there): only the lines of these parts whose order id lies there can be
+    one (the index of lines by part and order). Each such line's order is then looked up in
+    that index by a subquery of its own: PostgreSQL runs it once per line and never turns it
+    into a join, which statistics that have not seen a burst of lapsed holds yet would order
+    the wrong way round (every lapsed hold walked once per line). Few holds lapse unreleased
+    at a time (the worker's sweep), and then the window is a few moments of orders; 10,000
+    left by a shop without a worker cost no more to find.
+    """
+    lapsed = Booking.objects.lapsed(now)
+    hold = Booking.objects.filter(pk=OuterRef("booking_id"), paid=False, released_at__isnull=True)
+    return (
+        BookingLine.objects.filter(
             part_id__in=part_ids,
-            booking_id__gte=_id_bound(lapsed, "MIN"),
-            booking_id__lte=_id_bound(lapsed, "MAX"),
+            booking_id__gte=Subquery(lapsed.order_by("pk").values("pk")[:1]),
+            booking_id__lte=Subquery(lapsed.order_by("-pk").values("pk")[:1]),
         )
-        return self.lapsed(now).filter(pk__in=lines.values("booking_id"))
-
-
-def _id_bound(orders, function: str) -> Subquery:
-    """MIN or MAX of the ids of `orders`, as a subquery. Of `id + 0`, not `id`: PostgreSQL
-    answers MIN(id) by walking the primary key from its end until an order matches, and the
-    lapsed holds (a few recent orders) lie behind every older one; of an expression, it reads
-    the lapsed holds' own index instead."""
-    return Subquery(orders.annotate(bound=Func(F("pk") + 0, function=function)).values("bound"))
+        .annotate(hold_until=Subquery(hold.order_by().values("expires_at")[:1]))
+        .filter(hold_until__lte=now)
+    )
 
 
 class BookingEventKind(models.TextChoices):
@@ -269,13 +273,21 @@ class Booking(models.Model):
             ),
             models.Index(fields=["paid_at"], name="orders_booking_paid_at"),
             # The holds that may still need releasing: few at any time, whatever the number of
-            # orders (the sweep releases the lapsed ones every minute); their ids in the index
-            # too, for the window of BookingQuerySet.lapsed_of_parts (read from the index alone).
+            # orders (the sweep releases the lapsed ones every minute); their ids alongside.
             models.Index(
                 fields=["expires_at"],
                 include=["id"],
                 condition=models.Q(paid=False, released_at__isnull=True),
                 name="orders_booking_live_holds",
+            ),
+            # The same holds by id, their deadline alongside: the window of lapsed holds'
+            # ids and each candidate of it (BookingQuerySet.lapsed_of_parts), read from the
+            # index alone, whatever the statistics say of how many holds lapsed.
+            models.Index(
+                fields=["id"],
+                include=["expires_at"],
+                condition=models.Q(paid=False, released_at__isnull=True),
+                name="orders_booking_live_hold_ids",
             ),
             # What the accounts seen from one address hold (holds.account_holds): the live
             # holds only, so it stays small whatever the number of orders.

@@ -14,7 +14,7 @@ import json
 from datetime import timedelta
 from decimal import Decimal
 
-from django.db import transaction
+from django.db import connection, transaction
 from django.db.models import F, Sum
 from django.utils import timezone
 
@@ -107,6 +107,14 @@ def _add_lapsed(*, owner: User, part_id: int) -> None:
     )
     data.one_line_each(made, [(pk, names[pk], Decimal(1), 1) for pk in part_ids])
     _give_back(part_id, -ON_PART)
+    # A shop's holds lapse over ORDER_HOLD_SECONDS, not in one instant: PostgreSQL's
+    # autovacuum has counted them by then (the planner's statistics), as it is made to here.
+    transaction.on_commit(_analyze)
+
+
+def _analyze() -> None:
+    with connection.cursor() as cursor:
+        cursor.execute("ANALYZE orders_booking, orders_bookingline")
 
 
 @transaction.atomic

@@ -24,7 +24,7 @@ from core.caching import versions
 from core.caching.statements import STAND_IN_TIME, Statement, stand_in_numbers
 from core.paging import ListPage, page_of
 
-from ..models import Booking, BookingLine, Return, ReturnLine
+from ..models import Booking, BookingLine, Return, ReturnLine, lapsed_lines
 
 CACHE = "orders"  # made stale by the services that change an order (services.common)
 # Counts and figures are kept at most this long: an unpaid order becomes expired when its hold
@@ -59,7 +59,7 @@ def lapsed_holds_of_parts_exist(*, part_ids: Collection[int]) -> bool:
 @functools.lru_cache(maxsize=64)
 def _lapsed_of_parts(count: int) -> Statement:
     def lapsed(part_ids, now):
-        return Booking.objects.lapsed_of_parts(part_ids, now=now).order_by().values("pk")[:1]
+        return lapsed_lines(part_ids, now).order_by().values("booking_id")[:1]
 
     return Statement.of(lapsed, part_ids=stand_in_numbers(count), now=STAND_IN_TIME)
 

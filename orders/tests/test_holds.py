@@ -6,6 +6,8 @@ from io import StringIO
 
 import pytest
 from django.core.management import call_command
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from accounts.tests.factories import UserFactory
@@ -13,7 +15,8 @@ from catalog.models import Part, StockMovement
 from catalog.tests.factories import PartFactory
 from core.errors import Conflict
 from orders import services
-from orders.models import Booking
+from orders.models import Booking, BookingLine
+from orders.selectors import lapsed_holds_of_parts_exist
 from orders.services import ORDER_EXPIRED, TOO_MANY_UNPAID, TOTAL_TOO_LARGE
 from orders.tests.factories import BookingFactory
 
@@ -113,6 +116,44 @@ class TestHold:
         assert Booking.objects.lapsed_of_parts([theirs.pk]).count() == 4
         assert not Booking.objects.lapsed_of_parts([ours.pk]).exists()
         assert stock(ours) == 19
+
+    @pytest.mark.postgres(reason="PostgreSQL's planner and its EXPLAIN")
+    def test_an_order_looks_for_lapsed_holds_from_its_parts_lines_whatever_the_statistics(
+        self, user
+    ):
+        """A burst of lapsed holds on other parts, not yet counted by ANALYZE, makes the
+        planner believe there are next to none: the look must still start from the part's
+        lines (and each line's order by itself), never walk every lapsed hold per line."""
+        ours, theirs = (PartFactory(available_quantity=20, minimum_order_quantity=1) for _ in "ab")
+        lapse(place(user, ours))
+        with connection.cursor() as cursor:
+            cursor.execute("ANALYZE orders_booking, orders_bookingline")
+        burst = Booking.objects.bulk_create(
+            Booking(
+                user=user,
+                email=user.email,
+                total_price=1,
+                subtotal=1,
+                address="1 Road",
+                phone="12345",
+                expires_at=timezone.now() - timedelta(seconds=1),
+            )
+            for _ in range(2000)
+        )
+        BookingLine.objects.bulk_create(
+            BookingLine(
+                booking=b, part=theirs, parts_name="x", price_per_unit=1, quantity=1, line_total=1
+            )
+            for b in burst
+        )
+        with CaptureQueriesContext(connection) as asked:
+            assert lapsed_holds_of_parts_exist(part_ids=[ours.pk])
+        with connection.cursor() as cursor:
+            cursor.execute("EXPLAIN " + asked.captured_queries[0]["sql"])
+            plan = "\n".join(row[0] for row in cursor.fetchall())
+
+        assert "Index Only Scan using orders_bookingline_by_part" in plan
+        assert "SubPlan" in plan and "Join" not in plan and "Nested Loop" not in plan
 
     def test_release_lapsed_holds_releases_each_once(self, user, other_user, part):
         held = place(user, part, quantity=2)
