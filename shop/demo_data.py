@@ -42,6 +42,43 @@ ORDERS = (
     DemoOrder(state="expired", part="High-Flow Cone Air Filter 54 mm", quantity=2),
     DemoOrder(state="unpaid", part="Iridium Spark Plug CR9EIX", quantity=4),
 )
+
+
+@dataclass(frozen=True)
+class DemoPartReview:
+    """The demo shopper's review of a part of a paid demo order (so a verified buyer's), for
+    a bike the part fits."""
+
+    part: str  # a demo part's name
+    rating: int
+    title: str
+    body: str
+    bike: tuple[str, str, int]  # make, model, year (a demo vehicle)
+    fits: bool
+
+
+# "Fit confirmed by 1 rider of the 2019 Yamaha MT-07" on these parts' pages, for a visitor with
+# that bike in the garage.
+PART_REVIEWS = (
+    DemoPartReview(
+        part="520 O-Ring Chain and Sprocket Kit 15/45",
+        rating=5,
+        title="Straight swap on my MT-07",
+        body="Same 15/45 gearing as stock. Riveted link went on with a cheap tool; no stretch "
+        "after 3,000 km.",
+        bike=("Yamaha", "MT-07", 2019),
+        fits=True,
+    ),
+    DemoPartReview(
+        part="Sintered HH Front Brake Pads",
+        rating=4,
+        title="Strong bite once bedded in",
+        body="Fitted both front calipers in twenty minutes. A little dust, much better feel "
+        "than the originals.",
+        bike=("Yamaha", "MT-07", 2019),
+        fits=True,
+    ),
+)
 ADDRESS = "12 Demo Lane, Springfield"
 PHONE = "5550100"
 

@@ -35,7 +35,9 @@ def seed(*args: str) -> str:
 
 
 def counts() -> dict[str, int]:
-    models = (Part, Review, User, EmailAddress, Booking)
+    from reviews.models import PartReview
+
+    models = (Part, Review, PartReview, User, EmailAddress, Booking)
     return {model.__name__: model.objects.count() for model in models}
 
 
@@ -115,6 +117,30 @@ def test_demo_orders_reserve_their_stock(db):
         assert part.available_quantity == initial["available_quantity"] - held
 
 
+def test_the_shopper_reviews_what_they_bought_for_their_bike(db, client):
+    from catalog.models import Vehicle
+    from reviews.models import PartReview
+    from reviews.selectors import part_reviews
+
+    seed()
+
+    chain = Part.objects.get(name="520 O-Ring Chain and Sprocket Kit 15/45")
+    [review] = part_reviews(part_id=chain.pk)
+    assert (review.name, review.verified_buyer, review.fits) == ("Demo Rider", True, True)
+    assert str(review.vehicle) == "2019 Yamaha MT-07"
+    assert PartReview.objects.count() == len(demo_data.PART_REVIEWS) >= 2
+    for demo in demo_data.PART_REVIEWS:  # each for a bike the part fits, by a verified buyer
+        part = Part.objects.get(name=demo.part)
+        assert part.fitments.filter(vehicle__in=Vehicle.objects.filter(model="MT-07")).exists()
+        assert part_reviews(part_id=part.pk).get().verified_buyer
+    chain.refresh_from_db()
+    assert (chain.rating_count, chain.rating_average) == (1, 5)
+
+    client.post("/garage", {"make": "Yamaha", "model": "MT-07", "year": "2019"})
+    page = client.get(f"/parts/{chain.pk}").content.decode()
+    assert "Fit confirmed by 1 rider of the 2019 Yamaha MT-07" in page
+
+
 def test_running_twice_creates_no_duplicates(db):
     seed()
     first = counts()
@@ -190,7 +216,14 @@ def test_if_empty_skips_a_shop_that_has_parts(db):
     out = seed("--if-empty")
 
     assert "already has parts" in out
-    assert counts() == {"Part": 1, "Review": 0, "User": 0, "EmailAddress": 0, "Booking": 0}
+    assert counts() == {
+        "Part": 1,
+        "Review": 0,
+        "PartReview": 0,
+        "User": 0,
+        "EmailAddress": 0,
+        "Booking": 0,
+    }
 
 
 def test_if_empty_on_a_seeded_shop_still_prints_the_accounts_last(db, debug_on):

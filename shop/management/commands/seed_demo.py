@@ -1,6 +1,7 @@
 """Fill the shop with demo data: categories, parts with their part numbers and weights, the bikes
 they fit, shipping methods ("Standard", free and the default; "Express") and vouchers to try,
-reviews, two accounts and the shopper's orders in every state. Safe to run again: nothing is created twice. Nobody is mailed about the
+reviews, two accounts, the shopper's orders in every state and their reviews of two parts they bought
+for their MT-07. Safe to run again: nothing is created twice. Nobody is mailed about the
 demo orders, and the demo accounts are the last lines printed.
 
 With DEBUG off it never sets the well-known demo passwords: new demo accounts get random
@@ -38,8 +39,8 @@ from orders.services import (
 from pricing.models import ShippingMethod
 from pricing.services import shipping_method_create, voucher_create
 from pricing.vouchers import voucher_find
-from reviews.models import Review
-from reviews.services import review_create
+from reviews.models import PartReview, Review
+from reviews.services import part_review_create, review_create
 from shop import demo_data, demo_fitment
 from shop.demo_data import DemoAccount
 
@@ -76,11 +77,14 @@ class Command(BaseCommand):
             new_vehicles = fitment_seed()
             new_reviews = reviews_seed()
             new_orders = demo_orders_seed(user=shopper) if shopper_password else 0
+            if shopper_password:  # never under the name of an account it did not create
+                part_reviews_seed(user=shopper)
         self.stdout.write(
             f"Demo data ready: {new_parts} new parts, {new_vehicles} new vehicles, "
             f"{new_reviews} new reviews, {new_orders} new orders ({Part.objects.count()} parts, "
             f"{Vehicle.objects.count()} vehicles, "
-            f"{Review.objects.count()} reviews and {Booking.objects.count()} orders in the shop)."
+            f"{Review.objects.count()} reviews, {PartReview.objects.count()} part reviews and "
+            f"{Booking.objects.count()} orders in the shop)."
         )
         self.write_accounts({demo_data.ADMIN: admin_password, demo_data.USER: shopper_password})
 
@@ -211,6 +215,24 @@ def reviews_seed() -> int:
             review_create(user=None, **review)
             created += 1
     return created
+
+
+def part_reviews_seed(*, user: User) -> None:
+    """The demo shopper's part reviews (demo_data.PART_REVIEWS), of parts it has none of."""
+    for demo in demo_data.PART_REVIEWS:
+        part = Part.objects.filter(name=demo.part).first()
+        if part is None or PartReview.objects.filter(user=user, part=part).exists():
+            continue
+        make, model, year = demo.bike
+        part_review_create(
+            user=user,
+            part=part,
+            rating=demo.rating,
+            title=demo.title,
+            body=demo.body,
+            vehicle=vehicle_get_or_create(make=make, model=model, year=year),
+            fits=demo.fits,
+        )
 
 
 def demo_orders_seed(*, user: User) -> int:
