@@ -119,15 +119,15 @@ def lapsed_lines(part_ids, now: datetime):
     left by a shop without a worker cost no more to find.
     """
     lapsed = Booking.objects.lapsed(now)
-    hold = Booking.objects.filter(pk=OuterRef("booking_id"), paid=False, released_at__isnull=True)
+    its_order = lapsed.filter(pk=OuterRef("booking_id")).order_by().values("pk")[:1]
     return (
         BookingLine.objects.filter(
             part_id__in=part_ids,
             booking_id__gte=Subquery(lapsed.order_by("pk").values("pk")[:1]),
             booking_id__lte=Subquery(lapsed.order_by("-pk").values("pk")[:1]),
         )
-        .annotate(hold_until=Subquery(hold.order_by().values("expires_at")[:1]))
-        .filter(hold_until__lte=now)
+        .annotate(lapsed_order=Subquery(its_order))
+        .filter(lapsed_order__isnull=False)
     )
 
 

@@ -12,7 +12,7 @@ from django.core.management import call_command
 
 from accounts.models import User
 from accounts.tests.factories import UserFactory
-from catalog.models import Category, Part
+from catalog.models import Category, Part, Vehicle
 from catalog.serializers import PartInputSerializer, numbers_clean
 from catalog.tests.factories import PartFactory
 from core import background
@@ -22,7 +22,8 @@ from pricing.models import TaxRate, Voucher
 from pricing.quotes import Line, quote
 from pricing.selectors import method_list
 from pricing.vouchers import voucher_find
-from reviews.models import Review
+from reviews.models import PartReview, Review
+from reviews.selectors import part_reviews
 from shop import demo_data
 
 PARTS_IMG_DIR = Path(settings.BASE_DIR) / "static" / "img" / "parts"
@@ -35,8 +36,6 @@ def seed(*args: str) -> str:
 
 
 def counts() -> dict[str, int]:
-    from reviews.models import PartReview
-
     models = (Part, Review, PartReview, User, EmailAddress, Booking)
     return {model.__name__: model.objects.count() for model in models}
 
@@ -118,10 +117,6 @@ def test_demo_orders_reserve_their_stock(db):
 
 
 def test_the_shopper_reviews_what_they_bought_for_their_bike(db, client):
-    from catalog.models import Vehicle
-    from reviews.models import PartReview
-    from reviews.selectors import part_reviews
-
     seed()
 
     chain = Part.objects.get(name="520 O-Ring Chain and Sprocket Kit 15/45")

@@ -1,7 +1,7 @@
 """Fill the shop with demo data: categories, parts with their part numbers and weights, the bikes
 they fit, shipping methods ("Standard", free and the default; "Express") and vouchers to try,
-reviews, two accounts, the shopper's orders in every state and their reviews of two parts they bought
-for their MT-07. Safe to run again: nothing is created twice. Nobody is mailed about the
+reviews, two accounts, the shopper's orders in every state and their reviews of two parts they
+bought for their MT-07. Safe to run again: nothing is created twice. Nobody is mailed about the
 demo orders, and the demo accounts are the last lines printed.
 
 With DEBUG off it never sets the well-known demo passwords: new demo accounts get random
