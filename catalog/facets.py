@@ -5,13 +5,16 @@ what it would list); `total` counts them with every filter (the grid's count).
 
 One query: the parts the words and the bike leave (the search's own WHERE,
 catalog.search.matching_rows_sql), counted per category, brand, price range, "in the asked
-price range" and "in stock"; the facets are sums of those few groups. A query without words
+price range" and "in stock"; the facets are sums of those few groups. The search page reads
+a search's rows and these groups together (FacetedSearch: one statement on PostgreSQL, so
+the words are matched once for both). A query without words
 (a category, a brand, the plain list) is kept under the catalog's versions (CATALOG, PARTS:
 any change of a part, its stock included), like the catalog's other reads; nothing in it is
 anyone's own.
 """
 
 import hashlib
+import json
 from collections import Counter
 from dataclasses import replace
 from decimal import Decimal
@@ -20,9 +23,10 @@ from typing import NamedTuple
 from django.db import connection
 
 from core.caching import versions
+from core.paging import Rows
 
 from . import selectors
-from .search import PartQuery, matching_rows_sql
+from .search import PartQuery, matching_rows_sql, page_and_summary, part_search
 
 # The price ranges, in dollars, both ends included (prices have cents: no part is in two);
 # the last has no top (None). Their counts add up to the parts the other filters leave.
@@ -72,7 +76,10 @@ def part_facets(query: PartQuery, *, version: str | None = None) -> dict:
 
 def facets_of(query: PartQuery) -> dict:
     """part_facets, read now."""
-    groups = _groups(query)
+    return _facets(_groups(query), query)
+
+
+def _facets(groups: list[Group], query: PartQuery) -> dict:
     return {
         "categories": _categories(groups, query),
         "brands": _brands(groups, query),
@@ -80,6 +87,34 @@ def facets_of(query: PartQuery) -> dict:
         "inStock": sum(g.count for g in groups if _kept(g, query) and g.in_stock),
         "total": sum(g.count for g in groups if _kept(g, query) and _stocked(g, query)),
     }
+
+
+class FacetedSearch(Rows):
+    """A search with words: its parts (part_search's, in its order) and their `facets`
+    (part_facets'), read together: on PostgreSQL in one statement, the words matched once
+    (catalog.search.page_and_summary); elsewhere one after the other."""
+
+    def __init__(self, query: PartQuery):
+        self.query = query
+        self.facets: dict | None = None
+
+    def read(self, start: int, stop: int | None, *, with_total: bool = False):
+        if self.facets is None and stop is not None and connection.vendor == "postgresql":
+            grouped, params = _grouped('"matches" m', self.query)
+            summary = f"SELECT json_agg(g)::text FROM ({grouped}) g", params
+            parts, groups = page_and_summary(
+                self.query, columns=_COLUMNS, summary=summary, start=start, stop=stop
+            )
+            self.facets = _facets([Group(**g) for g in json.loads(groups or "[]")], self.query)
+        else:  # the counts first; the rows when there are any (a page past the end: again)
+            total = self.count()
+            parts = list(part_search(self.query)[start:stop]) if total else []
+        return parts, (self.facets["total"] if with_total else None)
+
+    def count(self) -> int:
+        if self.facets is None:
+            self.facets = part_facets(self.query)
+        return self.facets["total"]
 
 
 def _key(query: PartQuery) -> str:
@@ -94,26 +129,30 @@ def _groups(query: PartQuery) -> list[Group]:
         query, category="", brands=(), min_price=None, max_price=None, in_stock=False, sort=""
     )
     rows, params = matching_rows_sql(unfiltered, _COLUMNS)
+    sql, group_params = _grouped(f"({rows}) m", query)
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [*group_params, *params])  # in the order they are written
+        return [Group(*row) for row in cursor.fetchall()]
+
+
+def _grouped(source: str, query: PartQuery) -> tuple[str, list]:
+    """The parts of `source` (a FROM item "m" with _COLUMNS) counted per Group, a column each
+    named as Group's fields, and its parameters."""
     ranges = " ".join(
         f"WHEN m.f_price <= {top} THEN {n}" for n, (_, top) in enumerate(PRICE_RANGES[:-1])
     )
-    in_price, price_params = _in_price(query)
+    in_price, params = _in_price(query)
     sql = (
-        f"SELECT m.f_slug, m.f_category, m.f_brand, CASE {ranges} ELSE {len(PRICE_RANGES) - 1}"
-        f" END, {in_price}, CASE WHEN m.f_stock >= m.f_minimum THEN 1 ELSE 0 END, COUNT(*)"
-        f" FROM ({rows}) m GROUP BY 1, 2, 3, 4, 5, 6"
+        f"SELECT m.f_slug AS slug, m.f_category AS category, m.f_brand AS brand,"
+        f" CASE {ranges} ELSE {len(PRICE_RANGES) - 1} END AS price_range,"
+        f" {in_price} AS in_price, m.f_stock >= m.f_minimum AS in_stock, COUNT(*) AS count"
+        f" FROM {source} GROUP BY 1, 2, 3, 4, 5, 6"
     )
-    with connection.cursor() as cursor:
-        cursor.execute(sql, [*price_params, *params])  # in the order they are written
-        found = cursor.fetchall()
-    return [
-        Group(slug, name, brand, bucket, bool(priced), bool(stocked), n)
-        for slug, name, brand, bucket, priced, stocked, n in found
-    ]
+    return sql, params
 
 
 def _in_price(query: PartQuery) -> tuple[str, list]:
-    """The column "within the asked price", as the search's filter compares (both ends in)."""
+    """The condition "within the asked price", as the search's filter compares (both ends in)."""
     conditions, params = [], []
     if query.min_price is not None:
         conditions.append("m.f_price >= %s")
@@ -122,8 +161,8 @@ def _in_price(query: PartQuery) -> tuple[str, list]:
         conditions.append("m.f_price <= %s")
         params.append(query.max_price)
     if not conditions:
-        return "1", []
-    return f"CASE WHEN {' AND '.join(conditions)} THEN 1 ELSE 0 END", params
+        return "TRUE", []
+    return f"({' AND '.join(conditions)})", params
 
 
 def _in_category(group: Group, query: PartQuery) -> bool:

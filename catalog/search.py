@@ -432,6 +432,17 @@ _FITS_ANY = f'"catalog_part"."id" = ANY(ARRAY({selectors.FITTING_ANY_IDS}))'
 
 def _where(query: PartQuery) -> tuple[str, list]:
     """part_queryset's filters as a WHERE clause and its parameters."""
+    filters, filter_params = _filters(query)
+    finds, find_params = _finds(query)
+    conditions = [*filters, *finds]
+    return (" WHERE " + " AND ".join(conditions) if conditions else ""), [
+        *filter_params,
+        *find_params,
+    ]
+
+
+def _filters(query: PartQuery) -> tuple[list[str], list]:
+    """The conditions of the filters beside the grid (category, brands, prices, in stock)."""
     conditions, params = [], []
     if query.category:
         conditions.append('"catalog_category"."slug" = %s')
@@ -449,6 +460,12 @@ def _where(query: PartQuery) -> tuple[str, list]:
         conditions.append(
             '"catalog_part"."available_quantity" >= "catalog_part"."minimum_order_quantity"'
         )
+    return conditions, params
+
+
+def _finds(query: PartQuery) -> tuple[list[str], list]:
+    """The conditions of what the parts are looked for by: a bike, bikes named, words."""
+    conditions, params = [], []
     if query.fits is not None:
         conditions.append(_FITS)
         params.append(query.fits)
@@ -459,7 +476,7 @@ def _where(query: PartQuery) -> tuple[str, list]:
         match, match_params = _match(query)
         conditions.append(match)
         params += match_params
-    return (" WHERE " + " AND ".join(conditions) if conditions else ""), params
+    return conditions, params
 
 
 def _order_by(field: str) -> str:
@@ -475,6 +492,51 @@ def _part(row: tuple, db: str) -> Part:
     if row[split] is not None:
         part.category = Category.from_db(db, _CATEGORY_COLUMNS, row[split:end])
     return part
+
+
+def page_and_summary(
+    query: PartQuery,
+    *,
+    columns: dict[str, str],
+    summary: tuple[str, list],
+    start: int,
+    stop: int,
+) -> tuple[list[Part], str | None]:
+    """PostgreSQL, a query with words: its parts from `start` to `stop`, in its order, each
+    with its category, and the one value that `summary` (SQL and its parameters) selects from
+    "matches": every part the words and the bike find, the filters beside the grid aside, with
+    `columns` (as matching_rows_sql's) and "in_grid" (the filters keep it). One statement, so
+    the words are matched once for both (catalog.facets: a search's page and its counts)."""
+    rank, rank_params = _rank(query)
+    filters, filter_params = _filters(query)
+    finds, find_params = _finds(query)
+    select = ", ".join(f'{_column(path)} AS "{alias}"' for alias, path in columns.items())
+    # The columns the orders name (_ORDER_COLUMNS), under the names they have on a part.
+    matches = (
+        '"catalog_part"."id", "catalog_part"."created_at", "catalog_part"."price",'
+        f' "catalog_part"."name", {rank} AS "rank", ({" AND ".join(filters) or "TRUE"})'
+        f' AS "in_grid", {select}{_FROM} WHERE {" AND ".join(finds)}'
+    )
+    order = ", ".join(_order_by(field) for field in query.order)
+    page = (
+        f'SELECT "catalog_part"."id", ROW_NUMBER() OVER (ORDER BY {order}) AS "n"'
+        ' FROM "matches" "catalog_part" WHERE "catalog_part"."in_grid"'
+        f' ORDER BY "n" LIMIT {int(stop) - int(start)} OFFSET {int(start)}'
+    )
+    sql = (
+        f'WITH "matches" AS MATERIALIZED (SELECT {matches}) SELECT "summary"."value", {_SELECT}'
+        f' FROM ({summary[0]}) "summary"("value") LEFT JOIN LATERAL ({page}) "page" ON TRUE'
+        ' LEFT OUTER JOIN "catalog_part" ON ("catalog_part"."id" = "page"."id")'
+        ' LEFT OUTER JOIN "catalog_category"'
+        ' ON ("catalog_part"."category_id" = "catalog_category"."id")'
+        ' ORDER BY "page"."n"'
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [*rank_params, *filter_params, *find_params, *summary[1]])
+        found = cursor.fetchall()
+    db = connection.alias
+    parts = [_part(row[1:], db) for row in found if row[1] is not None]  # None: no page
+    return parts, found[0][0]
 
 
 def matching_rows_sql(query: PartQuery, columns: dict[str, str]) -> tuple[str, list]:

@@ -22,7 +22,7 @@ from core.page_guards import shop_admin_required
 from . import alerts, garage, garage_views, selectors, services, stock
 from .bike_words import with_bike
 from .facet_links import facet_choices, search_categories
-from .facets import part_facets
+from .facets import FacetedSearch, part_facets
 from .fitment_serializers import (
     CONFIRM_NEW_BIKE,
     NEW_BIKE,
@@ -65,16 +65,21 @@ def allparts(request):
         if named is not None and not garage_views.bike_named(bike, query):
             offer, bikes_parts = named, False  # the bike in the words, not the active one
     grid = garage_views.for_bike(query, bike) if searching and bikes_parts else query
-    facets = part_facets(grid)
-    if not searching:
-        page = selectors.part_page(page=number, version=version, count=facets["total"])
-    elif bikes_parts and query.words:  # "N parts match but do not fit …": in the same query
-        page, not_fitting = selectors.fitting_page(
-            part_queryset(query), bike.pk, order=query.order, page=number
-        )
+    if searching and query.words and not bikes_parts:  # the rows and their counts: one read
+        found = FacetedSearch(grid)
+        page = selectors.page_of(found, page=number, count_in_rows=True)
+        facets = found.facets
     else:
-        found = part_search(grid) if facets["total"] else Part.objects.none()  # no read
-        page = selectors.page_of(found, page=number, count=partial(int, facets["total"]))
+        facets = part_facets(grid)
+        if not searching:
+            page = selectors.part_page(page=number, version=version, count=facets["total"])
+        elif bikes_parts and query.words:  # "N parts match but do not fit …": in one query
+            page, not_fitting = selectors.fitting_page(
+                part_queryset(query), bike.pk, order=query.order, page=number
+            )
+        else:
+            found = part_search(grid) if facets["total"] else Part.objects.none()  # no read
+            page = selectors.page_of(found, page=number, count=partial(int, facets["total"]))
     if searching and form["q"] and page.count == 0 and not not_fitting:
         services.missed_search_count(q=form["q"])  # as asked (a search's page is never kept)
     all_fit = bikes_parts or (bike is not None and form["fits"] == str(bike.pk))
