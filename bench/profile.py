@@ -4,11 +4,13 @@ database and Redis cache with its production settings (DEBUG off), the demo data
 bench/lib/data.py's shoppers and orders. Writes bench/profiles/<page>.txt (the call tree) and
 bench/profiles/times.md (time per request, in this process and in the bare project's).
 
-    python -m bench.profile [--requests 400] [--only myorder search] [--no-seed]
+    python -m bench.profile [--requests 400] [--only myorder search] [--reuse]
 
 The time per request is the process's CPU time (PostgreSQL's and Redis's own CPU is not
-counted) and the wall time, each the best of three batches; `--bare` measures the bare
-project (bench/bare) the same way, in a process of its own.
+counted) and the wall time, each the best of three batches, and the Python function calls
+it makes (the same on a busy machine as on a quiet one, where the times are not); `--bare`
+measures the bare project (bench/bare: its "ok" view and its search view) the same way, in a
+process of its own.
 """
 
 import argparse
@@ -80,6 +82,23 @@ def timed(send: Callable[[], object], requests: int) -> tuple[float, float]:
     return min(cpu), min(wall)
 
 
+def calls(send: Callable[[], object], requests: int) -> float:
+    """Python function calls (C functions too) per request."""
+    counted = 0
+
+    def count(frame, event, arg):
+        nonlocal counted
+        counted += event in ("call", "c_call")
+
+    sys.setprofile(count)
+    try:
+        for _ in range(requests):
+            send()
+    finally:
+        sys.setprofile(None)
+    return counted / requests
+
+
 def sender(page: Page, shop) -> Callable[[], object]:
     """A function that sends the page's next request and checks its answer."""
     from django.conf import settings
@@ -148,17 +167,32 @@ def cprofile(send: Callable[[], object], requests: int) -> str:
 
 
 def bare(requests: int) -> None:
-    """In the bare project's process: its "ok" view's time per request, as JSON."""
+    """In the bare project's process: its "ok" view's and its search view's time and calls
+    per request, as JSON."""
     import django
 
     django.setup()
     from django.test import Client
 
     client = Client(SERVER_NAME="localhost")
-    for _ in range(50):
-        client.get("/")
-    cpu, wall = timed(lambda: client.get("/"), requests)
-    print(json.dumps({"cpu": cpu, "wall": wall}))
+    figures = {}
+    for name, paths in [("ok", one("/")), ("search", searches("/search?"))]:
+        path = paths()
+
+        def send(path=path):
+            client.get(next(path))
+
+        for _ in range(50):
+            send()
+        cpu, wall = timed(send, requests)
+        figures[name] = {"cpu": cpu, "wall": wall, "calls": calls(send, requests)}
+    print(json.dumps(figures))
+
+
+def row(name: str, figures: dict, bare_wall: float) -> list[str]:
+    """A line of times.md: CPU and wall ms, the bare project's wall against it, calls."""
+    cpu, wall, count = figures["cpu"], figures["wall"], figures["calls"]
+    return [name, f"{cpu:.2f}", f"{wall:.2f}", f"{bare_wall / wall:.2f}", f"{count:,.0f}"]
 
 
 def bare_times(requests: int) -> dict:
@@ -198,8 +232,10 @@ def main() -> int:
     shop.order_part_id = data.new_part(stock=10_000_000)
 
     rows = []
-    base = bare_times(args.requests)
-    rows.append(["bare project `/`", f"{base['cpu']:.2f}", f"{base['wall']:.2f}", "1.00"])
+    bares = bare_times(args.requests)
+    base = bares["ok"]
+    for name, figures in [("bare project `/`", base), ("bare search view", bares["search"])]:
+        rows.append(row(name, figures, base["wall"]))
     for page in pages(shop.part_id, shop.order_id):
         if args.only and page.name not in args.only:
             continue
@@ -209,8 +245,9 @@ def main() -> int:
         cpu, wall = timed(send, args.requests)
         profile(page, send, args.requests)
         log(f"{page.name}: {cpu:.2f} ms CPU, {wall:.2f} ms wall per request")
-        rows.append([f"`{page.name}`", f"{cpu:.2f}", f"{wall:.2f}", f"{base['wall'] / wall:.2f}"])
-    header = ["page", "CPU ms/request", "wall ms/request", "bare wall ÷ page wall"]
+        figures = {"cpu": cpu, "wall": wall, "calls": calls(send, 200)}
+        rows.append(row(f"`{page.name}`", figures, base["wall"]))
+    header = ["page", "CPU ms/request", "wall ms/request", "bare wall ÷ page wall", "calls/request"]
     lines = [
         "# Time per request, in process",
         "",

@@ -132,7 +132,11 @@ def _groups(query: PartQuery) -> list[Group]:
     sql, group_params = _grouped(f"({rows}) m", query)
     with connection.cursor() as cursor:
         cursor.execute(sql, [*group_params, *params])  # in the order they are written
-        return [Group(*row) for row in cursor.fetchall()]
+        found = cursor.fetchall()
+    return [  # SQLite's comparisons are 0 or 1
+        Group(slug, name, brand, bucket, bool(priced), bool(stocked), n)
+        for slug, name, brand, bucket, priced, stocked, n in found
+    ]
 
 
 def _grouped(source: str, query: PartQuery) -> tuple[str, list]:
