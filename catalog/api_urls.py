@@ -6,8 +6,9 @@ from . import alerts_api, api, garage_api, saved_api, selectors, suggestions
 # The whole list is the same for every visitor: kept whole, like the catalog's pages.
 part_list = cache_page_for_visitors(selectors.CATALOG, selectors.PARTS)(api.PartListApi.as_view())
 
-# Suggestions: each `q` (up to 100 characters as sent) kept whole for visitors, as above.
-suggest = cache_page_for_visitors(*suggestions.SHOWN, query=r"q=[^&]{0,100}")(
+# Suggestions: each `q` (up to 100 characters as sent) kept whole, as above; the same answer
+# for everyone, signed in or not.
+suggest = cache_page_for_visitors(*suggestions.SHOWN, query=r"q=[^&]{0,100}", everyone=True)(
     api.SuggestApi.as_view()
 )
 

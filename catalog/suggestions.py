@@ -2,9 +2,9 @@
 in the order a search ranks them (catalog.search: one ranking rule), the categories its words
 name and the bikes it names (catalog.bike_words) or begins.
 
-An answer is the same for everyone who asks: visitors' answers are kept per `q` under every
-version what they show changes with (the parts and their order, categories, vehicles, fitment),
-so no kept answer outlives a change of the catalog.
+An answer is the same for everyone who asks: answers are kept per `q` under every version
+what they show changes with (the parts and their order, categories, vehicles, fitment), so no
+kept answer outlives a change of the catalog.
 """
 
 import hashlib
@@ -34,13 +34,11 @@ SHOWN = (
 )
 
 
-def suggest_body(q: str, *, keep: bool) -> bytes:
-    """The JSON answer for `q` (as SuggestInputSerializer.q_of folds it: "" suggests nothing);
-    `keep`: read from and keep in the cache (a visitor's)."""
+def suggest_body(q: str) -> bytes:
+    """The JSON answer for `q` (as SuggestInputSerializer.q_of folds it: "" suggests nothing),
+    kept."""
     if not q:
         return EMPTY
-    if not keep:
-        return _body(q)
     digest = hashlib.sha256(q.encode()).hexdigest()[:32]
     return versions.get_or_set(f"catalog:suggest:{digest}", lambda: _body(q), names=SHOWN)
 

@@ -164,6 +164,18 @@ def test_a_bearer_token_is_checked_even_when_the_list_is_kept(client):
     assert response.status_code == 401
 
 
+def test_a_page_the_same_for_everyone_is_served_to_a_signed_in_person_too(client, user):
+    """cache_page_for_visitors(everyone=True), the search box's suggestions: the page kept for
+    a visitor answers a signed-in person without a query; a bearer token is still checked."""
+    PartFactory(name="Brake pads")
+    path = "/api/search/suggest?q=brake"
+    kept, _ = visit(client, path)
+    client.force_login(user)
+    assert visit(client, path) == (kept, 0)
+    response = client.get(path, HTTP_AUTHORIZATION="Bearer not-a-token")
+    assert response.status_code == 401
+
+
 def test_a_host_outside_allowed_hosts_is_refused_for_a_kept_page(client):
     client.get("/")
     client.get("/")

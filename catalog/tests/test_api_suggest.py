@@ -3,6 +3,10 @@
 from decimal import Decimal
 
 import pytest
+from django.contrib.auth import get_user_model
+from django.core.cache import cache
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 
 from catalog import services
 from catalog.models import Category, PartNumber
@@ -140,3 +144,28 @@ def test_a_kept_answer_follows_fitment_and_vehicles(anon, garage_shelf):
 
 def test_signed_in_the_same_answer(as_user, anon, garage_shelf):
     assert suggest(as_user, "mt07 chain") == suggest(anon, "mt07 chain")
+
+
+def test_a_signed_in_page_asks_without_a_query_for_its_person(client, anon, user, garage_shelf):
+    """The search box of a signed-in page sends the session cookie: the answer, the same for
+    everyone, reads neither the session nor the person (as many queries as a visitor's with
+    nothing in the cache), and is kept as a visitor's is."""
+    client.force_login(user)
+    asked = {}
+    for who, asker in [("visitor", anon), ("signed in", client)]:
+        cache.clear()
+        with CaptureQueriesContext(connection) as queries:
+            suggest(asker, "brake")
+        asked[who] = [query["sql"] for query in queries.captured_queries]
+    people = (get_user_model()._meta.db_table, "django_session")
+    assert not [sql for sql in asked["signed in"] if any(table in sql for table in people)]
+    assert len(asked["signed in"]) == len(asked["visitor"])
+    first = suggest(client, "chain")
+    with CaptureQueriesContext(connection) as queries:
+        assert suggest(client, "Chain") == first
+    assert len(queries) == 0
+
+
+def test_a_bad_bearer_token_is_still_a_401(anon, garage_shelf):
+    anon.credentials(HTTP_AUTHORIZATION="Bearer not-a-token")
+    assert anon.get(URL, {"q": "brake"}).status_code == 401

@@ -11,7 +11,9 @@ arguments: "item:{pk}"):
   app server at once). Its absolute links come from SITE_URL (core.links), never from the
   request, so what one visitor's headers said reaches nobody else. Served to requests without
   a session cookie, and to visitors whose session (not signed in, no pending message) shows
-  the variant their cookie names; kept only when the answer sets no cookie.
+  the variant their cookie names; kept only when the answer sets no cookie. With
+  `everyone=True` (the search box's suggestions) the page is the same for everyone: the one
+  kept page is served to signed-in people too, and no session is read.
 - `cache_page_per_session(*names)` (sessions.py), under @login_required: a page of one
   person's data, kept for the session that saw it and served again only while the session,
   the person's row (read live from the database) and the versions of what it shows hold. A

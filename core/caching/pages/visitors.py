@@ -20,6 +20,7 @@ from .keys import (
     kept_headers,
     learn,
     learned,
+    may_be_kept,
     named,
     session_at,
     session_key,
@@ -27,9 +28,12 @@ from .keys import (
 )
 
 
-def visitors_variant(request) -> str | None:
+def visitors_variant(request, *, everyone: bool = False) -> str | None:
     """In a view: the variant whose visitors' page this request may be given and its page kept
-    as ("" none), or None when it may not (a signed-in session, a pending message)."""
+    as ("" none), or None when it may not (a signed-in session, a pending message). `everyone`:
+    the view answers everyone alike, so any request that may be kept gets "" (no session read)."""
+    if everyone:
+        return "" if may_be_kept(request) else None
     if for_visitors(request):
         return ""  # no session: nothing chosen
     if session_key(request) is None:
@@ -40,10 +44,12 @@ def visitors_variant(request) -> str | None:
     return variants.of_session(session)
 
 
-def cache_page_for_visitors(*names: str, query: str = ""):
+def cache_page_for_visitors(*names: str, query: str = "", everyone: bool = False):
     """Serve the view's page to visitors from the cache (per variant) while `names` hold; it
     serves a page any app server kept, and notes what it rendered. `query`: a pattern of the
-    query strings its pages are also kept per (each its own page; say "q=[^&]{0,100}")."""
+    query strings its pages are also kept per (each its own page; say "q=[^&]{0,100}").
+    `everyone`: the page is the same for everyone, signed in or not, whatever their session
+    holds (the view reads none): it serves them all, and the session is never read."""
     own = re.compile(query) if query else None
 
     def decorator(view):
@@ -52,7 +58,7 @@ def cache_page_for_visitors(*names: str, query: str = ""):
             if own is not None:
                 keep_query(request.path, own)
             shown = named(names, kwargs)
-            variant = visitors_variant(request)
+            variant = visitors_variant(request, everyone=everyone)
             if variant is None:
                 return view(request, *args, **kwargs)
             missed = getattr(request, MISSED, None)
