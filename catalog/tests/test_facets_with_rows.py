@@ -8,11 +8,11 @@ import pytest
 
 from catalog.facets import FacetedSearch, facets_of
 from catalog.search import PartQuery, part_search
-from catalog.tests.test_facets import shelf  # noqa: F401 (a fixture)
+from catalog.tests.test_facets import shelf  # noqa: F401 (the fixture its tests use)
 from catalog.tests.test_views_facets import choices
 from core.paging import page_of
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("shelf")]
 
 QUERIES = [
     PartQuery(q="brake"),
@@ -34,7 +34,7 @@ def names(parts) -> list[str]:
 
 @pytest.mark.parametrize("query", QUERIES, ids=repr)
 @pytest.mark.parametrize(("start", "stop"), [(0, 24), (0, 2), (2, 4), (30, 54)])
-def test_the_rows_and_counts_are_those_read_apart(shelf, query, start, stop):  # noqa: F811
+def test_the_rows_and_counts_are_those_read_apart(query, start, stop):
     found = FacetedSearch(query)
     parts, total = found.read(start, stop, with_total=True)
 
@@ -44,7 +44,7 @@ def test_the_rows_and_counts_are_those_read_apart(shelf, query, start, stop):  #
     assert all(part.category is None or part.category.slug for part in parts)
 
 
-def test_a_page_past_the_end_is_the_last_page(shelf):  # noqa: F811
+def test_a_page_past_the_end_is_the_last_page():
     query = PartQuery(q="brake")
     page = page_of(FacetedSearch(query), page=9, per_page=3, count_in_rows=True)
 
@@ -53,7 +53,7 @@ def test_a_page_past_the_end_is_the_last_page(shelf):  # noqa: F811
 
 
 @pytest.mark.postgres(reason="SQLite reads the counts and the rows in two statements")
-def test_the_page_and_its_counts_are_one_statement(shelf, django_assert_num_queries):  # noqa: F811
+def test_the_page_and_its_counts_are_one_statement(django_assert_num_queries):
     query = PartQuery(q="brake", brands=("EBC",), in_stock=True)
     query.spellings  # the words' slips are read (and kept) first  # noqa: B018
     with django_assert_num_queries(1):
@@ -61,7 +61,7 @@ def test_the_page_and_its_counts_are_one_statement(shelf, django_assert_num_quer
     assert (names(parts), total) == (["Brake pads front"], 1)
 
 
-def test_the_search_page_shows_the_rows_and_counts_read_together(client, shelf):  # noqa: F811
+def test_the_search_page_shows_the_rows_and_counts_read_together(client):
     page = client.get("/allparts?q=brake&brand=EBC&inStock=true").content.decode()
 
     assert 'role="status">1 part<' in page
