@@ -3,7 +3,7 @@
 from rest_framework import serializers
 
 from core.api import MAX_ID, PageInputSerializer
-from core.fields import required
+from core.fields import FlatListField, required
 
 from .models import Vehicle
 from .selectors import vehicle_list
@@ -51,31 +51,19 @@ class FitmentSerializer(serializers.Serializer):
     vehicles = VehicleSerializer(many=True)
 
 
-class VehicleIdsField(serializers.ListField):
-    """A list of vehicle ids whose bad items are one message on the field (the API's error
-    shape is a list of messages per field, never a message per item)."""
-
-    def to_internal_value(self, data):
-        try:
-            return super().to_internal_value(data)
-        except serializers.ValidationError as invalid:
-            if isinstance(invalid.detail, dict):  # {index: [messages]}
-                raise serializers.ValidationError(VEHICLE_ID_INVALID) from invalid
-            raise
-
-
 class FitmentInputSerializer(serializers.Serializer):
     """PUT /api/allparts/{id}/fitment: the whole fitment, which replaces the stored one."""
 
     universal = serializers.BooleanField(
         error_messages=dict.fromkeys(("required", "invalid", "null"), UNIVERSAL_REQUIRED)
     )
-    vehicles = VehicleIdsField(
+    vehicles = FlatListField(  # a bad id, whichever, is one message
         child=serializers.IntegerField(
             min_value=1,
             max_value=MAX_ID,
             error_messages=dict.fromkeys(
-                ("invalid", "min_value", "max_value", "max_string_length"), VEHICLE_ID_INVALID
+                ("invalid", "min_value", "max_value", "max_string_length", "null"),
+                VEHICLE_ID_INVALID,
             ),
         ),
         max_length=MAX_VEHICLES,

@@ -10,7 +10,7 @@ from rest_framework.renderers import JSONRenderer
 
 from core.api import MAX_ID, PageInputSerializer
 from core.caching.versions import LOCAL
-from core.fields import required
+from core.fields import FlatListField, required
 
 from . import images
 from .fitment_serializers import VehicleSerializer
@@ -384,7 +384,7 @@ class PartSearchInputSerializer(PageInputSerializer):
 
     q = serializers.CharField(required=False, allow_blank=True, max_length=200)
     category = serializers.SlugField(required=False, allow_blank=True, max_length=100)
-    brand = serializers.ListField(
+    brand = FlatListField(
         child=serializers.CharField(
             max_length=60, allow_blank=True, error_messages={"max_length": BRAND_TOO_LONG}
         ),

@@ -20,3 +20,20 @@ class PhoneField(serializers.CharField):
 
     def to_internal_value(self, data):
         return normalize_phone(super().to_internal_value(data))
+
+
+class FlatListField(serializers.ListField):
+    """A list whose bad items' messages are the field's own, each once: the API's 400 is a list
+    of messages per field (DRF's ListField answers {index: [messages]})."""
+
+    def to_internal_value(self, data):
+        try:
+            return super().to_internal_value(data)
+        except serializers.ValidationError as invalid:
+            if not isinstance(invalid.detail, dict):
+                raise
+            once = {}  # by their words: the same words under two codes are one message
+            for messages in invalid.detail.values():
+                for message in messages:
+                    once.setdefault(str(message), message)
+            raise serializers.ValidationError(list(once.values())) from invalid

@@ -10,6 +10,7 @@ from catalog import services, stock
 from catalog.facets import PRICE_RANGES, facets_of
 from catalog.models import Category, Vehicle
 from catalog.search import PartQuery
+from catalog.serializers import BRAND_TOO_LONG
 from catalog.tests.factories import PartFactory
 
 pytestmark = pytest.mark.django_db
@@ -118,6 +119,22 @@ def test_a_bad_filter_is_a_400_on_that_parameter(anon, shelf, path, params, fiel
     response = anon.get(f"{path}?" + urlencode(params, doseq=True))
     assert response.status_code == 400
     assert list(response.json()) == [field]
+
+
+@pytest.mark.parametrize("path", ["/api/allparts", FACETS])
+@pytest.mark.parametrize(
+    ("brands", "messages"),
+    [
+        (["x" * 61], [BRAND_TOO_LONG]),
+        (["EBC", "x" * 61, "y" * 70], [BRAND_TOO_LONG]),  # each message once
+        (["E\x00BC", "z" * 61], ["Null characters are not allowed.", BRAND_TOO_LONG]),
+    ],
+)
+def test_a_bad_brand_is_messages_on_brand_not_one_per_item(anon, shelf, path, brands, messages):
+    """The API's 400 is a list of messages per field (API.md), whichever brand was bad."""
+    response = anon.get(f"{path}?" + urlencode({"brand": brands}, doseq=True))
+    assert response.status_code == 400
+    assert response.json() == {"brand": messages}
 
 
 def test_a_price_that_is_not_a_number_says_so(anon, shelf):

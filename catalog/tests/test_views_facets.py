@@ -147,7 +147,11 @@ def test_the_search_form_keeps_the_brands_and_shows_the_price_asked(client, shel
 def test_a_bad_price_of_the_filters_is_said_not_a_500(client, shelf):
     response = client.get("/allparts?priceMin=cheap&brand=" + "x" * 100)
     assert response.status_code == 200
-    assert "Enter a price in dollars, such as 25 or 25.50" in response.content.decode()
+    alert = re.search(r'role="alert">(.*?)</ul>', response.content.decode(), re.S).group(1)
+    assert re.findall(r"<li>(.*?)</li>", alert) == [
+        "Brand can be at most 60 characters",
+        "Enter a price in dollars, such as 25 or 25.50",
+    ]
 
 
 def test_the_drawer_holds_the_filters_on_phones(client, shelf):

@@ -1,10 +1,10 @@
-"""The serializer pieces the apps share: one message for a missing, null or blank field, and
-the phone number rule."""
+"""The serializer pieces the apps share: one message for a missing, null or blank field, the
+phone number rule, and a list whose bad items are messages on the list itself."""
 
 import pytest
 from rest_framework import serializers
 
-from core.fields import PhoneField, required
+from core.fields import FlatListField, PhoneField, required
 from core.phones import PHONE_INVALID, PHONE_REQUIRED
 
 
@@ -48,3 +48,33 @@ def test_a_phone_number_is_required_and_digits(phone, message):
 
     assert not shape.is_valid()
     assert shape.errors == {"phone": [message]}
+
+
+class Words(serializers.Serializer):
+    words = FlatListField(
+        child=serializers.CharField(max_length=3, error_messages={"max_length": "Too long"}),
+        max_length=2,
+        error_messages={"max_length": "Too many"},
+    )
+
+
+@pytest.mark.parametrize(
+    ("words", "messages"),
+    [
+        (["long"], ["Too long"]),
+        (["ok", "long"], ["Too long"]),
+        (["long", "longer"], ["Too long"]),  # the same words once
+        (["a\x00", "long"], ["Null characters are not allowed.", "Too long"]),
+        (["a", "b", "c"], ["Too many"]),  # the list's own message, as DRF gives it
+    ],
+)
+def test_bad_items_are_the_fields_own_messages_each_once(words, messages):
+    found = Words(data={"words": words})
+    assert not found.is_valid()
+    assert found.errors == {"words": messages}
+
+
+def test_good_items_pass_as_the_list_field_passes_them():
+    found = Words(data={"words": ["ab", "c"]})
+    assert found.is_valid(), found.errors
+    assert found.validated_data == {"words": ["ab", "c"]}
