@@ -320,6 +320,7 @@ def _matching_substrings(parts: QuerySet[Part], query: PartQuery) -> QuerySet[Pa
         for root in map(stem, spelling.exact):
             word_in_any |= (
                 Q(name__icontains=root)
+                | Q(brand__icontains=root)
                 | Q(description__icontains=root)
                 | Q(category__name__icontains=root)
             )

@@ -1,5 +1,5 @@
 """The stored search vector (PostgreSQL) is right after every kind of write: a part found by a
-word of its name, description or category at once, whoever wrote it and however."""
+word of its name, brand, description or category at once, whoever wrote it and however."""
 
 import pytest
 from django.core.management import call_command
@@ -29,6 +29,19 @@ def test_a_part_made_by_the_service_is_found_by_each_of_its_fields(anon, exhaust
     assert found(anon, "silencer") == ["Titanium silencer"]
     assert found(anon, "baffle") == ["Titanium silencer"]
     assert found(anon, "exhaust") == ["Titanium silencer"]
+
+
+def test_a_part_is_found_by_its_brand_and_then_by_its_new_brand_only(anon, exhausts):
+    part = PartFactory(name="Iridium plug CR9EIX", brand="NGK", description="Long life.")
+    PartFactory(name="Copper plug", brand="Champion")
+
+    assert found(anon, "ngk") == ["Iridium plug CR9EIX"]
+    assert found(anon, "NGK plug")[0] == "Iridium plug CR9EIX"  # its maker's first
+
+    services.part_update(part=part, brand="Denso")
+
+    assert found(anon, "ngk") == []
+    assert found(anon, "denso") == ["Iridium plug CR9EIX"]
 
 
 def test_parts_made_in_bulk_are_found(anon, exhausts):
@@ -138,15 +151,18 @@ def test_the_demo_data_is_found(anon):
 
 @pytest.mark.postgres(reason="the stored vector is PostgreSQL's full-text search")
 def test_the_stored_vector_is_the_one_computed_from_the_fields(exhausts):
-    part = PartFactory(name="Titanium silencer", description="Quieter.", category=exhausts)
+    part = PartFactory(
+        name="Titanium silencer", brand="Akrapovic", description="Quieter.", category=exhausts
+    )
     part.refresh_from_db()
 
     with connection.cursor() as cursor:
         cursor.execute(
             "SELECT setweight(to_tsvector('english', %s), 'A')"
             " || setweight(to_tsvector('english', %s), 'B')"
+            " || setweight(to_tsvector('english', %s), 'B')"
             " || setweight(to_tsvector('english', %s), 'C')",
-            [part.name, exhausts.name, part.description],
+            [part.name, part.brand, exhausts.name, part.description],
         )
         assert part.search_vector == cursor.fetchone()[0]
 
