@@ -1,5 +1,6 @@
 """Catalog pages: All Parts, the purchase page, and the admin's Manage Parts and Add parts."""
 
+from dataclasses import replace
 from functools import partial
 
 from django.contrib import messages
@@ -80,17 +81,23 @@ def allparts(request):
         else:
             found = part_search(grid) if facets["total"] else Part.objects.none()  # no read
             page = selectors.page_of(found, page=number, count=partial(int, facets["total"]))
+    misfit_bike, show_them = None, ""  # "N parts match but do not fit your {bike}": its link
+    if not_fitting:  # the active bike's
+        misfit_bike, show_them = bike, _query_string(request.GET, all="1")
+    elif offer is not None and page.count == 0 and query.words:  # none fits the bike named
+        not_fitting = part_queryset(replace(query, vehicles=())).count()
+        misfit_bike, show_them = offer, _query_string(request.GET, q=query.q)
     if searching and form["q"] and page.count == 0 and not not_fitting:
         services.missed_search_count(q=form["q"])  # as asked (a search's page is never kept)
     all_fit = bikes_parts or (bike is not None and form["fits"] == str(bike.pk))
     garage.with_fit_badges(page.items, bike, all_fit=all_fit)
-    query_string = request.GET.copy()
-    query_string.pop("page", None)
     context = {
         "bike": bike,
         # "Shop for your 2019 Yamaha MT-07?": a bike in the words that is not the active one.
         "offer": offer,
         "not_fitting": not_fitting,
+        "misfit_bike": misfit_bike,
+        "show_them": show_them,
         "showing_all": bike is not None and not bikes_parts,
         # Kept for visitors, the makes cost nothing twice; a signed-in page (5 queries) leaves
         # them to the picker's script, or to /garage's round trip without it.
@@ -109,13 +116,22 @@ def allparts(request):
         else partial(selectors.category_list, version=version),
         "catalog_version": version,
         "sorts": SORT_LABELS,
-        "query": query_string.urlencode(),
+        "query": _query_string(request.GET),
         # Drawn once, shown twice (the phones' drawer, the column beside the grid).
         "filters": render_to_string(
             "catalog/_facets.html", {"filters": facet_choices(facets, grid, request.GET)}
         ),
     }
     return render(request, "catalog/allparts.html", context)
+
+
+def _query_string(asked, **changes) -> str:
+    """The page's query string without its page number, with `changes` made."""
+    query_string = asked.copy()
+    query_string.pop("page", None)
+    for name, value in changes.items():
+        query_string[name] = value
+    return query_string.urlencode()
 
 
 def _form_values(asked) -> dict[str, str]:

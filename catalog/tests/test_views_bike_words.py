@@ -92,6 +92,29 @@ def test_when_none_fits_the_sentence_stands_instead(client, garage_shelf):
     assert "No parts match your search." not in page
 
 
+def test_a_bike_in_the_words_that_no_match_fits_says_so_instead(client, garage_shelf):
+    """ "z900 drive": the drive chain matches but fits MT-07s only: said, with a link that
+    shows it (the words without the bike), not "No parts match your search"."""
+    html = client.get("/allparts", {"q": "z900 drive", "sort": "name"}).content.decode()
+    page = text(client.get("/allparts", {"q": "z900 drive", "sort": "name"}))
+    assert "0 parts" in page
+    assert "1 part matches but does not fit your 2020 Kawasaki Z900 Show them" in page
+    assert "No parts match your search." not in page
+    assert "Shop for your 2020 Kawasaki Z900?" in page
+    link = re.search(r'<a [^>]*href="([^"]+)"[^>]*>Show them</a>', html).group(1)
+    assert link.replace("&amp;", "&") == "/allparts?q=drive&sort=name"
+    every = text(client.get(link.replace("&amp;", "&")))
+    assert "1 part" in every and "Drive chain 525" in every
+
+
+def test_a_bike_in_the_words_alone_or_matching_nothing_says_no_more(client, garage_shelf):
+    assert "not fit" not in text(client.get("/allparts", {"q": "z900 nothing-like-it"}))
+    assert "No parts match your search." in text(
+        client.get("/allparts", {"q": "z900 nothing-like-it"})
+    )
+    assert "Brake pads Z" in text(client.get("/allparts", {"q": "z900"}))
+
+
 def test_nothing_said_when_every_match_fits_or_nothing_searched(client, garage_shelf):
     active(client, garage_shelf["mt07_2019"])
     assert "do not fit" not in text(client.get("/allparts", {"q": "chain"}))
