@@ -24,7 +24,8 @@ class PhoneField(serializers.CharField):
 
 class FlatListField(serializers.ListField):
     """A list whose bad items' messages are the field's own, each once: the API's 400 is a list
-    of messages per field (DRF's ListField answers {index: [messages]})."""
+    of messages per field (DRF's ListField answers {index: [messages]}). Its child is a plain
+    field, whose errors are a list of messages (not a serializer's, by field)."""
 
     def to_internal_value(self, data):
         try:
