@@ -143,6 +143,25 @@ def test_a_search_with_an_active_bike_and_a_bike_in_the_words_is_constant_too(
     assert count_queries(client, url, 200, most=MAX_QUERIES + 1) == small
 
 
+@pytest.mark.parametrize("who", ["visitor", "user"])
+def test_a_bike_in_the_words_that_no_match_fits_is_constant_too(shop, count_queries, who):
+    """ "z900 sprocket": the words' matches counted once more when none fits the bike named
+    ("1 part matches but does not fit your 2020 Kawasaki Z900"), as for an active bike."""
+    from catalog import services
+    from catalog.tests.factories import PartFactory
+
+    sprocket = PartFactory(name="Front sprocket")
+    services.vehicle_get_or_create(make="Kawasaki", model="Z900", year=2020)
+    services.fitment_add(part=sprocket, make="Yamaha", model="MT-07", year_from=2019, year_to=2019)
+    client = shop.page_client(who)
+    url = "/allparts?q=z900 sprocket"
+    small = count_queries(client, url, 200, most=MAX_QUERIES + 1)
+    page = client.get(url).content.decode()
+    assert "1 part matches but does not fit your 2020 Kawasaki Z900" in page
+    shop.grow(LARGE)
+    assert count_queries(client, url, 200, most=MAX_QUERIES + 1) == small
+
+
 def test_a_part_page_with_reviews_and_fit_confirmed_for_a_visitors_bike(shop, count_queries):
     """The reviews, their verified buyers and "Fit confirmed by N riders of …" for the active
     bike come in one query with the page's own."""
