@@ -8,7 +8,7 @@ a random port, is followed):
 
 404s get the policy with DEBUG on too: django-csp leaves them out then, for Django's technical
 404 page (inline styles), which the project never shows (core.routing.any_path and
-core.middleware.NotFoundPageMiddleware answer every 404 with its own page or JSON).
+core.middleware.ErrorPageMiddleware answer every 404 with its own page or JSON).
 """
 
 from dataclasses import asdict

@@ -1,5 +1,5 @@
 """The shop's own middleware: a friendly 503 while the database is out of reach, Retry-After on
-every 429, the shop's 404 page, and `Cache-Control: private, no-store` on personal answers."""
+every 429, the shop's 404 and 400 answers, and `Cache-Control: private, no-store` on personal answers."""
 
 import logging
 import sys
@@ -7,6 +7,7 @@ import sys
 from django.conf import settings
 from django.contrib.sessions.exceptions import SessionInterrupted
 from django.contrib.sessions.middleware import SessionMiddleware as DjangoSessionMiddleware
+from django.core.exceptions import RequestDataTooBig, TooManyFieldsSent, TooManyFilesSent
 from django.core.signals import got_request_exception
 from django.db import InterfaceError, OperationalError
 from django.http import Http404, HttpResponse, JsonResponse
@@ -122,10 +123,16 @@ class SessionMiddleware(DjangoSessionMiddleware):
             raise cause from exc
 
 
-class NotFoundPageMiddleware:
-    """A page that raises Http404 shows the shop's 404 page (the project's handler404), with
-    DEBUG on too: Django's debug 404 would list the site's URLs. The API answers its own JSON
-    404s before this is reached."""
+class ErrorPageMiddleware:
+    """The shop's own answers to a view's Http404 (handler404: the shop's 404 page; the API
+    answers its own JSON 404s before this is reached) and to a body Django refuses to read
+    (handler400: JSON under /api/, else a page), with DEBUG on too: Django's debug pages
+    would list the site's URLs and settings."""
+
+    HANDLED = (
+        (Http404, 404),
+        ((RequestDataTooBig, TooManyFieldsSent, TooManyFilesSent), 400),
+    )
 
     def __init__(self, get_response):
         self.get_response = get_response
@@ -134,10 +141,10 @@ class NotFoundPageMiddleware:
         return self.get_response(request)
 
     def process_exception(self, request, exception):
-        if not isinstance(exception, Http404):
-            return None
-        handler = get_resolver().resolve_error_handler(404)
-        return handler(request, exception)
+        for kinds, status in self.HANDLED:
+            if isinstance(exception, kinds):
+                return get_resolver().resolve_error_handler(status)(request, exception)
+        return None
 
 
 PAGE_RETRY_AFTER_SECONDS = "60"

@@ -85,6 +85,29 @@ def test_big_body_read_by_django_under_api_is_json_not_the_html_page(db):
     assert_json_400(response)
 
 
+@pytest.mark.parametrize("path", ["/api/signup", "/api/review", "/api/cart"])
+def test_with_debug_on_a_big_body_is_json_too_not_the_debug_page(settings, as_user, path):
+    """`make run` serves with DEBUG on: Django's refusal of a body it will not read is then
+    its technical page (the settings listed), unless the shop answers it first."""
+    settings.DEBUG = True
+    as_user.raise_request_exception = False
+    body = json.dumps({"name": "a" * BIG, "review": "b", "ratings": 5})
+    response = as_user.post(path, data=body, content_type="application/json")
+    assert_json_400(response)
+
+
+def test_with_debug_on_a_big_form_body_is_the_shops_400_page(settings, client, user):
+    settings.DEBUG = True
+    client.force_login(user)
+    client.raise_request_exception = False
+    body = "review=" + "a" * BIG
+    response = client.post(
+        "/dashboard/review", data=body, content_type="application/x-www-form-urlencoded"
+    )
+    assert response.status_code == 400
+    assert b"DATA_UPLOAD_MAX_MEMORY_SIZE" not in response.content
+
+
 def test_big_form_body_on_a_page_stays_a_page(client, user):
     client.force_login(user)
     client.raise_request_exception = False

@@ -105,8 +105,9 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "allauth.account.middleware.AccountMiddleware",
-    # Last, so it sees a view's Http404 first: the shop's 404 page even with DEBUG on.
-    "core.middleware.NotFoundPageMiddleware",
+    # Last, so it sees a view's Http404 or refused body first: the shop's 404 and 400 answers
+    # even with DEBUG on.
+    "core.middleware.ErrorPageMiddleware",
 ]
 
 ROOT_URLCONF = "bench.urls" if BENCH_BARE_VIEW else "shop.urls"
