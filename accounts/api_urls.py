@@ -31,5 +31,5 @@ urlpatterns = [
     *optional_slash("users/<email:email>", api.ProfileUpdateApi.as_view(), "user-profile"),
     *optional_slash("admin/<email:email>", api.AdminCheckApi.as_view(), "admin-check"),
     *optional_slash("addresses", address_api.AddressListApi.as_view(), "address-list"),
-    *optional_slash("addresses/<int:pk>", address_api.AddressDetailApi.as_view(), "address-detail"),
+    *optional_slash("addresses/<id:pk>", address_api.AddressDetailApi.as_view(), "address-detail"),
 ]

@@ -10,9 +10,9 @@ urlpatterns = [
     *optional_slash("dashboard/profile", views.profile, "profile"),
     *optional_slash("dashboard/users", views.users, "users"),
     *optional_slash("dashboard/addresses", views.address_book, "addresses"),
-    *optional_slash("dashboard/addresses/<int:pk>/edit", views.address_edit, "address-edit"),
+    *optional_slash("dashboard/addresses/<id:pk>/edit", views.address_edit, "address-edit"),
     *optional_slash(
-        "dashboard/addresses/<int:pk>/default", views.address_make_default, "address-default"
+        "dashboard/addresses/<id:pk>/default", views.address_make_default, "address-default"
     ),
-    *optional_slash("dashboard/addresses/<int:pk>/delete", views.address_delete, "address-delete"),
+    *optional_slash("dashboard/addresses/<id:pk>/delete", views.address_delete, "address-delete"),
 ]

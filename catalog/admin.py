@@ -248,7 +248,7 @@ class PartAdmin(RecordOnlyHistoryAdmin):
     def get_urls(self):
         adjust = self.admin_site.admin_view(self.adjust_stock_view)
         return [
-            path("<int:pk>/stock/", adjust, name="catalog_part_adjust_stock"),
+            path("<id:pk>/stock/", adjust, name="catalog_part_adjust_stock"),
             *super().get_urls(),
         ]
 

@@ -13,6 +13,7 @@ from rest_framework.views import set_rollback
 from .errors import ShopError
 from .middleware import database_unavailable, is_database_error
 from .paging import counted_slice
+from .routing import MAX_ID
 
 
 def exception_handler(exc, context):
@@ -91,7 +92,6 @@ def errors(*codes: int) -> dict:
     return {code: ValidationErrorSerializer if code == 400 else DetailSerializer for code in codes}
 
 
-MAX_ID = 2**63 - 1
 MAX_PAGE = 500  # the most rows one list answer gives
 
 

@@ -1,6 +1,28 @@
 """URL helpers shared by the API and the pages."""
 
-from django.urls import path, re_path
+from django.urls import path, re_path, register_converter
+
+# The largest id the databases hold (PostgreSQL's bigint, SQLite's integer).
+MAX_ID = 2**63 - 1
+
+
+class IdConverter:
+    """`<id:pk>`: an object's id in a path, 1 to MAX_ID. A longer number matches no route (a
+    404), where Django's `<int:…>` hands it on and the database refuses it (a 500)."""
+
+    regex = "[0-9]{1,19}"
+
+    def to_python(self, value: str) -> int:
+        number = int(value)
+        if not 0 < number <= MAX_ID:
+            raise ValueError(value)  # Django's sign that this route does not match
+        return number
+
+    def to_url(self, value) -> str:
+        return str(value)
+
+
+register_converter(IdConverter, "id")
 
 
 def optional_slash(route: str, view, name: str):

@@ -6,10 +6,10 @@ from . import api
 # priced for their cart, which pricing, below orders, cannot read.
 urlpatterns = [
     *optional_slash(
-        "shipping-methods/<int:pk>", api.ShippingMethodDetailApi.as_view(), "shipping-method-detail"
+        "shipping-methods/<id:pk>", api.ShippingMethodDetailApi.as_view(), "shipping-method-detail"
     ),
     *optional_slash("tax-rates", api.TaxRateListApi.as_view(), "tax-rate-list"),
-    *optional_slash("tax-rates/<int:pk>", api.TaxRateDetailApi.as_view(), "tax-rate-detail"),
+    *optional_slash("tax-rates/<id:pk>", api.TaxRateDetailApi.as_view(), "tax-rate-detail"),
     *optional_slash("vouchers", api.VoucherListApi.as_view(), "voucher-list"),
-    *optional_slash("vouchers/<int:pk>", api.VoucherDetailApi.as_view(), "voucher-detail"),
+    *optional_slash("vouchers/<id:pk>", api.VoucherDetailApi.as_view(), "voucher-detail"),
 ]

@@ -5,5 +5,5 @@ from . import part_views, views
 urlpatterns = [
     *optional_slash("dashboard/review", views.add_review, "review"),
     # A part's review form: the part page's form posts here; the shipped mail links here.
-    *optional_slash("parts/<int:pk>/review", part_views.part_review_form, "part-review"),
+    *optional_slash("parts/<id:pk>/review", part_views.part_review_form, "part-review"),
 ]

@@ -22,7 +22,7 @@ def routes(resolver: URLResolver, prefix: str = ""):
 
 
 def as_schema_path(route: str) -> str:
-    return "/" + route.replace("<int:pk>", "{id}").replace("<email:email>", "{email}")
+    return "/" + route.replace("<id:pk>", "{id}").replace("<email:email>", "{email}")
 
 
 def resolver_api_operations() -> set[tuple[str, str]]:

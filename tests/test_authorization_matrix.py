@@ -454,7 +454,7 @@ TO_THE_PART = "302 to the part's page"
 
 @dataclass(frozen=True)
 class Page:
-    """What each caller gets from a page route; `on` names the World object of `<int:pk>`."""
+    """What each caller gets from a page route; `on` names the World object of `<id:pk>`."""
 
     anonymous: str
     user: str
@@ -475,13 +475,13 @@ PAGES = {
     "blogs": PUBLIC,
     "myportfolio": PUBLIC,
     "allparts": PUBLIC,
-    "parts/<int:pk>": Page(OK, OK, OK, OK, on="part"),
+    "parts/<id:pk>": Page(OK, OK, OK, OK, on="part"),
     # A part's review form (each signed-in account's own review of it).
-    "parts/<int:pk>/review": Page(TO_LOGIN, OK, OK, OK, on="part"),
+    "parts/<id:pk>/review": Page(TO_LOGIN, OK, OK, OK, on="part"),
     "garage": PUBLIC,
     # "Email me when it's back" (anyone; a visitor without an e-mail is told so there) and
     # the link mailed to a visitor (a friendly page whatever it holds).
-    "parts/<int:pk>/alerts": Page(
+    "parts/<id:pk>/alerts": Page(
         TO_THE_PART, TO_THE_PART, TO_THE_PART, TO_THE_PART, on="sold_out_part", method="post"
     ),
     "alerts/confirm/<str:token>": PUBLIC,
@@ -499,32 +499,32 @@ PAGES = {
     "dashboard/review": SIGNED_IN,
     # The address book: one's own addresses; anyone else's is not found, for admins too.
     "dashboard/addresses": SIGNED_IN,
-    "dashboard/addresses/<int:pk>/edit": Page(TO_LOGIN, OK, NOT_FOUND, NOT_FOUND, on="address"),
-    "dashboard/addresses/<int:pk>/default": Page(
+    "dashboard/addresses/<id:pk>/edit": Page(TO_LOGIN, OK, NOT_FOUND, NOT_FOUND, on="address"),
+    "dashboard/addresses/<id:pk>/default": Page(
         TO_LOGIN, TO_ADDRESSES, NOT_FOUND, NOT_FOUND, on="address", method="post"
     ),
-    "dashboard/addresses/<int:pk>/delete": Page(
+    "dashboard/addresses/<id:pk>/delete": Page(
         TO_LOGIN, TO_ADDRESSES, NOT_FOUND, NOT_FOUND, on="address", method="post"
     ),
-    "purchaseintent/<int:pk>": Page(TO_LOGIN, OK, OK, OK, on="part"),
+    "purchaseintent/<id:pk>": Page(TO_LOGIN, OK, OK, OK, on="part"),
     # Someone else's order is not found, for admins too: only the owner pays.
-    "dashboard/payment/<int:pk>": Page(TO_LOGIN, OK, NOT_FOUND, NOT_FOUND, on="booking"),
+    "dashboard/payment/<id:pk>": Page(TO_LOGIN, OK, NOT_FOUND, NOT_FOUND, on="booking"),
     # An order's page: its owner and shop admins; anyone else is told it does not exist.
-    "dashboard/orders/<int:pk>": Page(TO_LOGIN, OK, NOT_FOUND, OK, on="booking"),
+    "dashboard/orders/<id:pk>": Page(TO_LOGIN, OK, NOT_FOUND, OK, on="booking"),
     # Its invoice (a paid order's): the same callers.
-    "dashboard/orders/<int:pk>/invoice": Page(TO_LOGIN, OK, NOT_FOUND, OK, on="paid_booking"),
+    "dashboard/orders/<id:pk>/invoice": Page(TO_LOGIN, OK, NOT_FOUND, OK, on="paid_booking"),
     # Its Timeline's "Add note": shop admins only.
-    "dashboard/orders/<int:pk>/notes": Page(
+    "dashboard/orders/<id:pk>/notes": Page(
         TO_LOGIN, SIGNED_OUT, SIGNED_OUT, TO_THE_ORDER, on="booking", method="post"
     ),
     "cart": PUBLIC,
     # A visitor may check out as a guest; the anonymous caller's cart is empty (back to it).
     "checkout": Page(TO_CART, OK, OK, OK),
     # A guest's order's page and its invoice: whoever has its key (`on`: the order, its key).
-    "orders/<int:pk>/<str:key>": Page(OK, OK, OK, OK, on="guest_booking"),
-    "orders/<int:pk>/<str:key>/invoice": Page(OK, OK, OK, OK, on="guest_paid_booking"),
+    "orders/<id:pk>/<str:key>": Page(OK, OK, OK, OK, on="guest_booking"),
+    "orders/<id:pk>/<str:key>/invoice": Page(OK, OK, OK, OK, on="guest_paid_booking"),
     # Its "Return items": whoever has its key, back to its page.
-    "orders/<int:pk>/<str:key>/returns": Page(
+    "orders/<id:pk>/<str:key>/returns": Page(
         TO_THE_ORDER,
         TO_THE_ORDER,
         TO_THE_ORDER,
@@ -539,42 +539,42 @@ PAGES = {
     "dashboard/addparts": ADMIN_ONLY,
     "dashboard/manageorders": ADMIN_ONLY,
     # Return items (an order's page): its shopper only, back to the order page.
-    "dashboard/orders/<int:pk>/returns": Page(
+    "dashboard/orders/<id:pk>/returns": Page(
         TO_LOGIN, TO_THE_ORDER, NOT_FOUND, NOT_FOUND, on="shipped_booking", method="post"
     ),
     "dashboard/returns": ADMIN_ONLY,
     **{
-        f"dashboard/returns/<int:pk>/{action}": Page(
+        f"dashboard/returns/<id:pk>/{action}": Page(
             TO_LOGIN, SIGNED_OUT, SIGNED_OUT, TO_RETURNS, on="requested_return", method="post"
         )
         for action in ("approve", "reject", "receive")
     },
     # The owner's shipping methods, tax rates and vouchers (pricing).
     "dashboard/shipping": ADMIN_ONLY,
-    "dashboard/shipping/methods/<int:pk>/edit": Page(
+    "dashboard/shipping/methods/<id:pk>/edit": Page(
         TO_LOGIN, SIGNED_OUT, SIGNED_OUT, OK, on="shipping_method"
     ),
     **{
-        f"dashboard/shipping/methods/<int:pk>/{action}": Page(
+        f"dashboard/shipping/methods/<id:pk>/{action}": Page(
             TO_LOGIN, SIGNED_OUT, SIGNED_OUT, TO_SHIPPING, on="shipping_method", method="post"
         )
         for action in ("default", "switch", "delete")
     },
     "dashboard/shipping/rates": ADMIN_ONLY,
-    "dashboard/shipping/rates/<int:pk>/edit": Page(
+    "dashboard/shipping/rates/<id:pk>/edit": Page(
         TO_LOGIN, SIGNED_OUT, SIGNED_OUT, OK, on="tax_rate"
     ),
-    "dashboard/shipping/rates/<int:pk>/delete": Page(
+    "dashboard/shipping/rates/<id:pk>/delete": Page(
         TO_LOGIN, SIGNED_OUT, SIGNED_OUT, TO_SHIPPING, on="tax_rate", method="post"
     ),
     "dashboard/vouchers": ADMIN_ONLY,
-    "dashboard/vouchers/<int:pk>/edit": Page(TO_LOGIN, SIGNED_OUT, SIGNED_OUT, OK, on="voucher"),
-    "dashboard/vouchers/<int:pk>/switch": Page(
+    "dashboard/vouchers/<id:pk>/edit": Page(TO_LOGIN, SIGNED_OUT, SIGNED_OUT, OK, on="voucher"),
+    "dashboard/vouchers/<id:pk>/switch": Page(
         TO_LOGIN, SIGNED_OUT, SIGNED_OUT, TO_VOUCHERS, on="voucher", method="post"
     ),
-    "dashboard/parts/<int:pk>/edit": Page(TO_LOGIN, SIGNED_OUT, SIGNED_OUT, OK, on="part"),
-    "dashboard/parts/<int:pk>/stock": Page(TO_LOGIN, SIGNED_OUT, SIGNED_OUT, OK, on="part"),
-    "dashboard/manageparts/<int:pk>/delete": Page(
+    "dashboard/parts/<id:pk>/edit": Page(TO_LOGIN, SIGNED_OUT, SIGNED_OUT, OK, on="part"),
+    "dashboard/parts/<id:pk>/stock": Page(TO_LOGIN, SIGNED_OUT, SIGNED_OUT, OK, on="part"),
+    "dashboard/manageparts/<id:pk>/delete": Page(
         TO_LOGIN, SIGNED_OUT, SIGNED_OUT, TO_MANAGE_PARTS, on="part", method="post"
     ),
     # Uploaded part images, public like the parts that show them (`on`: a stored image).
@@ -689,7 +689,7 @@ def test_page(route, caller, world, stripe_on):
     if row.on:
         target = getattr(world, row.on)
         filled = str(target.pk)
-        url = url.replace("<int:pk>", filled).replace("<path:path>", filled)
+        url = url.replace("<id:pk>", filled).replace("<path:path>", filled)
         url = url.replace("<str:key>", str(getattr(target, "guest_key", "")))
     client = Client()
     account = caller_of(world, caller)

@@ -76,6 +76,10 @@ SPECTACULAR_SETTINGS = {
     # Swagger UI from our own static files (drf-spectacular-sidecar), not a CDN: see core/csp.py.
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    # `<id:pk>` (core.routing.IdConverter): an id, 1 to 2**63 - 1.
+    "PATH_CONVERTER_OVERRIDES": {
+        "id": {"type": "integer", "format": "int64", "minimum": 1, "maximum": 2**63 - 1}
+    },
     # Orders and returns each have a `state`, of different choices: each its own named enum.
     "ENUM_NAME_OVERRIDES": {
         "BookingStateEnum": "orders.models.BookingState",
