@@ -21,7 +21,7 @@ from core.permissions import (
     is_shop_admin,
     require_self_or_admin,
 )
-from core.throttles import record_failure
+from core.throttles import record
 
 from . import selectors, services, tokens
 from .models import User
@@ -109,7 +109,7 @@ class TokenApi(TokenObtainPairView):
 
     def handle_exception(self, exc):
         if isinstance(exc, AuthenticationFailed):
-            record_failure(self.request, self)
+            record(self.request, self)
         return super().handle_exception(exc)
 
     @extend_schema(responses={200: TokenPairOutputSerializer, **errors(400, 401, 415)})

@@ -4,7 +4,7 @@ sign-ins per IP and per e-mail address from one IP."""
 import hashlib
 
 from core.emails import normalize_email
-from core.throttles import FailureThrottle, ShopThrottle
+from core.throttles import RecordedThrottle, ShopThrottle
 
 
 class SignupThrottle(ShopThrottle):
@@ -25,13 +25,13 @@ class TokenRefreshThrottle(ShopThrottle):
     scope = "token_refresh"
 
 
-class LoginFailuresPerIP(FailureThrottle):
+class LoginFailuresPerIP(RecordedThrottle):
     """Failed sign-ins per client IP."""
 
     scope = "login_failed"
 
 
-class LoginFailuresPerAccountAndIP(FailureThrottle):
+class LoginFailuresPerAccountAndIP(RecordedThrottle):
     """Failed sign-ins per e-mail address from one client IP: a guesser elsewhere never locks
     the account's owner out; the per-IP limit bounds the rest."""
 

@@ -73,9 +73,10 @@ def page_wait(request, throttle: ShopThrottle) -> int | None:
     return max(1, ceil(throttle.wait() or 1))
 
 
-class FailureThrottle(ShopThrottle):
-    """Counts failures only: a request is refused once `scope`'s number of failures happened
-    within its period; the view calls `record_failure` when an attempt fails."""
+class RecordedThrottle(ShopThrottle):
+    """Counts only what the view records (`record`): a failed sign-in, an order placed, a
+    review written, not a request refused for a mistake; a request is refused once `scope`'s
+    number of them happened within its period."""
 
     def allow_request(self, request, view):
         if not self.applies_to(request):
@@ -88,18 +89,18 @@ class FailureThrottle(ShopThrottle):
     def recent(self, history: list[float]) -> list[float]:
         return [moment for moment in history if moment > self.now - self.duration]
 
-    def record_failure(self, request, view) -> None:
+    def record(self, request, view) -> None:
         key = self.get_cache_key(request, view)
         self.now = self.timer()
         history = self.recent(self.cache.get(key, []))
         self.cache.set(key, [self.now, *history], self.duration)
 
 
-def record_failure(request, view) -> None:
-    """Every FailureThrottle of `view` counts this failed attempt."""
+def record(request, view, kind: type[RecordedThrottle] = RecordedThrottle) -> None:
+    """Every throttle of `view` of the class `kind` counts this request."""
     for throttle in view.get_throttles():
-        if isinstance(throttle, FailureThrottle):
-            throttle.record_failure(request, view)
+        if isinstance(throttle, kind):
+            throttle.record(request, view)
 
 
 def throttled(view, method: str) -> bool:

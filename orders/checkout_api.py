@@ -17,6 +17,7 @@ from core.clients import client_address
 from core.emails import normalize_email
 from core.fields import PhoneField, required
 from core.phones import PHONE_REQUIRED
+from core.throttles import record
 
 from . import services
 from .cart_api import COUNT_COOKIE, CartOutputSerializer, cart_data
@@ -30,7 +31,7 @@ from .serializers import (
     guest_booking_json,
 )
 from .services.ship_to import ADDRESS_UNKNOWN
-from .throttles import GuestOrderThrottle, OrderThrottle, record_guest_order
+from .throttles import GuestOrderThrottle, OrderThrottle
 
 EXPECTED_TOTAL_INVALID = "expectedTotal must be the total you were shown, in dollars (e.g. 76.50)"
 
@@ -159,7 +160,7 @@ class CheckoutApi(APIView):
             cart = cart_data(request, cart_of_request(request))
             return Response({"detail": changed.message, "cart": cart}, status=409)
         if guest:
-            record_guest_order(request, self)
+            record(request, self, GuestOrderThrottle)
         answer = guest_booking_json(booking) if guest else booking_json(booking)
         response = created(answer, booking.pk)
         if COUNT_COOKIE in request.COOKIES:

@@ -1,6 +1,6 @@
 """The orders API's abuse limits, per signed-in user (a visitor: per client address)."""
 
-from core.throttles import FailureThrottle, PerUserPostThrottle, ShopThrottle
+from core.throttles import PerUserPostThrottle, RecordedThrottle, ShopThrottle
 
 
 class OrderThrottle(PerUserPostThrottle):
@@ -12,9 +12,9 @@ class OrderThrottle(PerUserPostThrottle):
         return super().applies_to(request) and request.user.is_authenticated
 
 
-class GuestOrderThrottle(FailureThrottle):
+class GuestOrderThrottle(RecordedThrottle):
     """Guests' orders placed per client address (THROTTLE_GUEST_ORDERS): only an order placed
-    counts (record_guest_order), not a form sent back with a mistake; signed-in callers are
+    counts (the view records it), not a form sent back with a mistake; signed-in callers are
     OrderThrottle's."""
 
     scope = "guest_orders"
@@ -22,13 +22,6 @@ class GuestOrderThrottle(FailureThrottle):
 
     def applies_to(self, request) -> bool:
         return super().applies_to(request) and not request.user.is_authenticated
-
-
-def record_guest_order(request, view) -> None:
-    """A guest's order was placed: GuestOrderThrottle counts it."""
-    for throttle in view.get_throttles():
-        if isinstance(throttle, GuestOrderThrottle):
-            throttle.record_failure(request, view)
 
 
 class PaymentThrottle(PerUserPostThrottle):

@@ -6,6 +6,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from core.api import created, errors, with_count
+from core.throttles import record
 
 from . import selectors, services
 from .serializers import (
@@ -17,7 +18,7 @@ from .throttles import ReviewThrottle
 
 
 class ReviewApi(APIView):
-    throttle_classes = [ReviewThrottle]  # POST only, per user
+    throttle_classes = [ReviewThrottle]  # reviews posted, per user
 
     def get_permissions(self):
         return [IsAuthenticated()] if self.request.method == "POST" else []
@@ -43,4 +44,5 @@ class ReviewApi(APIView):
         data = ReviewInputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         review = services.review_create(user=request.user, **data.validated_data)
+        record(request, self)
         return created(ReviewOutputSerializer(review).data, review.pk)

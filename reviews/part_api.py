@@ -11,6 +11,7 @@ from rest_framework.views import APIView
 from catalog.models import Part
 from core.api import errors, get_or_404
 from core.permissions import IsShopAdmin
+from core.throttles import record
 
 from . import selectors, services
 from .models import PartReview
@@ -38,7 +39,7 @@ class PartReviewsApi(APIView):
     """GET a part's shown reviews with its rating and the verified buyers' fit answers; POST
     the caller's review of it (one per account and part)."""
 
-    throttle_classes = [PartReviewThrottle]  # the writes only, per user
+    throttle_classes = [PartReviewThrottle]  # reviews written, per user
 
     def get_permissions(self):
         return [IsAuthenticated()] if self.request.method == "POST" else []
@@ -68,6 +69,7 @@ class PartReviewsApi(APIView):
         data = PartReviewInputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         review = services.part_review_create(user=request.user, part=part, **data.validated_data)
+        record(request, self)
         return _review_answer(review, status.HTTP_201_CREATED)
 
 
@@ -88,6 +90,7 @@ class MyPartReviewApi(APIView):
         data = PartReviewInputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         review = services.part_review_update(review=review, **data.validated_data)
+        record(request, self)
         response = _review_answer(review)
         patch_cache_control(response, private=True, no_store=True)
         return response

@@ -54,6 +54,7 @@ def part_review_form(request, pk: int):
     except ShopError as refusal:  # a second post of a new review at the same moment
         messages.error(request, refusal.message)
         return redirect(part.get_absolute_url())
+    throttle.record(request, None)  # only a review written counts
     messages.success(request, REVIEW_ADDED if own is None else REVIEW_UPDATED)
     return redirect(part.get_absolute_url() + "#reviews")
 

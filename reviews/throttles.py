@@ -1,15 +1,16 @@
-"""The reviews' abuse limit, per signed-in user (the API and the Add Review page)."""
+"""The reviews' abuse limits, per signed-in user (the API and the pages): only a review
+written counts, not a post sent back with a mistake."""
 
-from core.throttles import PerUserPostThrottle
+from core.throttles import PerUserPostThrottle, RecordedThrottle
 
 
-class ReviewThrottle(PerUserPostThrottle):
+class ReviewThrottle(RecordedThrottle, PerUserPostThrottle):
     """Reviews posted per user (THROTTLE_REVIEWS), by the API and by the Add Review page."""
 
     scope = "reviews"
 
 
-class PartReviewThrottle(PerUserPostThrottle):
+class PartReviewThrottle(RecordedThrottle, PerUserPostThrottle):
     """Part reviews written or changed per user (THROTTLE_REVIEWS, counted apart from the
     site's reviews), by the API and by the part page's form."""
 

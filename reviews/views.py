@@ -20,7 +20,8 @@ TOO_MANY_REVIEWS = "You have posted a lot of reviews lately. Please try again la
 @login_required
 def add_review(request):
     """Add Reviews: name (pre-filled with the display name), review and ratings out of 5;
-    posts are limited as the API's (THROTTLE_REVIEWS): past it, the form again with 429."""
+    reviews posted are limited as the API's (THROTTLE_REVIEWS): past it, the form again with
+    429."""
     throttle = ReviewThrottle()
     if not throttle.allow_request(request, None):
         messages.error(request, TOO_MANY_REVIEWS)
@@ -30,11 +31,17 @@ def add_review(request):
     done, context = handle_form(
         request,
         ReviewInputSerializer,
-        save=lambda data: services.review_create(user=request.user, **data),
+        save=lambda data: _review_create(request, throttle, data),
         success=REVIEW_ADDED,
         initial={"name": request.user.get_short_name()},
     )
     return done or render_form(request, context)
+
+
+def _review_create(request, throttle: ReviewThrottle, data: dict):
+    review = services.review_create(user=request.user, **data)
+    throttle.record(request, None)  # only a review posted counts
+    return review
 
 
 def render_form(request, context: dict, status: int = 200):

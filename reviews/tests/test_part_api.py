@@ -213,3 +213,13 @@ def test_review_writes_are_throttled_per_user(user):
     throttled = client.post(f"/api/allparts/{part.pk}/reviews", payload(), format="json")
     assert throttled.status_code == 429
     assert THROTTLED.match(throttled.json()["detail"])
+
+
+def test_review_writes_refused_for_a_mistake_do_not_count(user):
+    rate = settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]["part_reviews"]
+    client = bearer_client(user)
+    part = PartFactory()
+    path = f"/api/allparts/{part.pk}/reviews"
+    for _ in range(int(rate.split("/")[0])):
+        assert client.post(path, payload(rating=0), format="json").status_code == 400
+    assert client.post(path, payload(), format="json").status_code == 201

@@ -97,6 +97,14 @@ def test_posts_are_throttled(rider):
     assert "Retry-After" in response
 
 
+def test_posts_sent_back_with_a_mistake_do_not_count(rider):
+    rate = settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]["part_reviews"]
+    part = PartFactory()
+    for _ in range(int(rate.split("/")[0])):
+        assert rider.post(f"/parts/{part.pk}/review", {**FORM, "rating": "9"}).status_code == 400
+    assert rider.post(f"/parts/{part.pk}/review", FORM).status_code == 302
+
+
 def test_both_forms_carry_the_csrf_token(user):
     part = PartFactory()
     client = Client(enforce_csrf_checks=True)

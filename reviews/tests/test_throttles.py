@@ -1,5 +1,6 @@
-"""Reviews cannot be flooded: THROTTLE_REVIEWS posts per user and hour, by the API
-and by the Add Review page (one counter), and at most 2,000 characters of text."""
+"""Reviews cannot be flooded: THROTTLE_REVIEWS reviews posted per user and hour, by the API
+and by the Add Review page (one counter; a post refused for a mistake does not count), and at
+most 2,000 characters of text."""
 
 import re
 
@@ -44,6 +45,16 @@ def test_reviews_per_user_are_limited(as_user, as_other, user):
     assert Review.objects.filter(user=user).count() == limit
     assert as_user.get("/api/review").status_code == 200  # reading is not limited
     assert post(as_other).status_code == 201  # another reviewer is not affected
+
+
+def test_posts_refused_for_a_mistake_do_not_count(as_user, client, user):
+    """A rider who gets the rating wrong five times still posts their review."""
+    client.force_login(user)
+    for _ in range(reviews_allowed()):
+        assert post(as_user, ratings=6).status_code == 400
+        assert client.post(URL, {**PAYLOAD, "review": ""}).status_code == 200  # the form again
+    assert post(as_user).status_code == 201
+    assert client.post(URL, PAYLOAD).status_code == 302
 
 
 def test_the_page_shares_the_limit(client, as_user, user):
