@@ -34,10 +34,14 @@ def merge_the_visitors_cart(sender, request, user, **kwargs):
 
 
 @receiver(post_save, sender=EmailAddress, dispatch_uid="orders.guest_join")
-def join_the_guests_orders(sender, instance, **kwargs):
-    """An account's address is saved verified: the guests' orders of that address join it."""
-    if instance.verified and instance.user_id:
+def join_the_guests_orders(sender, instance, created, **kwargs):
+    """An account's address is saved verified: the guests' orders of that address join it.
+    An account is made with an address not verified (a sign-up with a password): its link to
+    verify it is mailed when guests' orders of it wait."""
+    if instance.user_id and instance.verified:
         services.booking_guest_join(user=instance.user, email=instance.email)
+    elif instance.user_id and created and instance.primary:
+        services.booking_guest_join_offer(address=instance)
 
 
 @receiver(email_confirmed, dispatch_uid="orders.guest_join_confirmed")

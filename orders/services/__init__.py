@@ -30,7 +30,7 @@ from .cart import (
 )
 from .common import ORDER_GONE, ORDER_REFUNDED, Settled
 from .expiring import booking_expire, booking_release_lapsed_holds, booking_withdraw_for_part
-from .guests import booking_find_mail, booking_guest_join, guest_key_new
+from .guests import booking_find_mail, booking_guest_join, booking_guest_join_offer, guest_key_new
 from .holds import HELD_SHARE_EXCEEDED
 from .invoicing import invoice_number_take
 from .paying import (
@@ -120,6 +120,7 @@ __all__ = [
     "booking_expire",
     "booking_find_mail",
     "booking_guest_join",
+    "booking_guest_join_offer",
     "booking_mark_paid",
     "booking_mark_refunded",
     "booking_note_add",

@@ -6,6 +6,7 @@ the guests' orders of it (they keep working by their key too)."""
 
 import secrets
 
+from allauth.account import app_settings as allauth_settings
 from django.db import transaction
 
 from core.emails import normalize_email
@@ -38,6 +39,20 @@ def booking_guest_join(*, user, email: str) -> int:
     for booking in Booking.objects.filter(pk__in=paid):  # now the account's purchases
         purchase_changed(booking)
     return joined
+
+
+def booking_guest_join_offer(*, address) -> bool:
+    """An account was just made with `address` (allauth's EmailAddress, not verified) that
+    guests' orders were placed with: the address's confirmation link is mailed to it, and
+    following it joins them to the account. Whether it was mailed. allauth mails that link at
+    every sign-up itself unless ACCOUNT_EMAIL_VERIFICATION is "none" (the default)."""
+    if allauth_settings.EMAIL_VERIFICATION != allauth_settings.EmailVerificationMethod.NONE:
+        return False
+    guests = Booking.objects.filter(holder_filter(user=None, email=normalize_email(address.email)))
+    if not guests.exists():
+        return False
+    address.send_confirmation(signup=True)
+    return True
 
 
 def booking_find_mail(*, order_id: int | None, email: str) -> int:

@@ -2,9 +2,12 @@
 sale"): a confirmed address, a Google sign-up (allauth saves its address verified), or an
 address added and verified later; never an address only claimed (not verified)."""
 
+import re
+
 import pytest
 from allauth.account.models import EmailAddress
 from allauth.account.signals import email_confirmed
+from rest_framework.test import APIClient
 
 from accounts.tests.factories import UserFactory
 from conftest import bearer_client
@@ -76,3 +79,51 @@ def test_my_order_shows_them_at_once(client, guests):
     EmailAddress.objects.create(user=user, email="ann@example.com", verified=True)
     after = client.get("/dashboard/myorder").content.decode()
     assert f'"_id": {guests[0].pk}' in after
+
+
+# A sign-up with a password: the address is not verified, so it takes nothing at once; when
+# guests' orders of it wait, its confirmation link is mailed, and following it takes them.
+SIGNUP = {"name": "Ann", "email": "Ann@Example.com", "password": "secret123"}
+
+
+def confirm_link(mail) -> str:
+    return re.search(r"https?://[^/\s]+(/accounts/confirm-email/[^\s]+/)", mail.body).group(1)
+
+
+@pytest.mark.django_db(transaction=True)  # its mail is sent after the commit
+def test_an_api_sign_up_is_mailed_the_link_that_takes_them(client, guests, sent_mail):
+    answer = APIClient().post("/api/signup", SIGNUP, format="json")
+    assert answer.status_code == 201
+    user = UserFactory._meta.model.objects.get(pk=answer.json()["_id"])
+    assert owners(guests) == [None, None, None]  # not before the address is verified
+    [mail] = sent_mail
+    assert mail.to == ["ann@example.com"]
+    client.post(confirm_link(mail))
+    assert owners(guests) == [user, user, None]
+    mine = bearer_client(user).get("/api/booking", {"email": user.email}).json()
+    assert sorted(b["_id"] for b in mine) == sorted([guests[0].pk, guests[1].pk])
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_sign_up_page_too(client, guests, sent_mail):
+    form = {"name": "Ann", "email": "ann@example.com", "password1": "secret123"}
+    assert client.post("/signup", form).status_code == 302
+    [mail] = sent_mail
+    client.post(confirm_link(mail))
+    user = UserFactory._meta.model.objects.get(email="ann@example.com")
+    assert owners(guests) == [user, user, None]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_sign_up_without_guests_orders_is_mailed_nothing(guests, sent_mail):
+    body = {**SIGNUP, "email": "carl@example.com"}
+    assert APIClient().post("/api/signup", body, format="json").status_code == 201
+    assert len(sent_mail) == 0
+
+
+@pytest.mark.django_db(transaction=True)
+def test_when_allauth_mails_the_link_itself_it_is_mailed_once(settings, client, guests, sent_mail):
+    settings.ACCOUNT_EMAIL_VERIFICATION = "optional"  # allauth then mails it at every sign-up
+    form = {"name": "Ann", "email": "ann@example.com", "password1": "secret123"}
+    assert client.post("/signup", form).status_code == 302
+    assert len(sent_mail) == 1
