@@ -15,6 +15,8 @@ from catalog.models import Part
 from catalog.stock import stock_reserve
 from core.errors import Conflict, NotFound
 from core.templatetags.money import money
+from pricing.services import voucher_use
+from pricing.vouchers import NOT_VALID, VoucherRefused, voucher_find
 
 from .. import emails, payments
 from ..models import Booking, BookingEventKind
@@ -96,8 +98,9 @@ def booking_settle_payment(*, booking_id: int | None, intent_id: str) -> str:
 
     No shopper is charged for nothing: a payment for an order that no longer exists, or a
     second payment of a paid order, is refunded in full; a payment for an order whose hold
-    lapsed takes its stock again when enough is left, else it is refunded in full and the
-    order is refunded. Refunds happen at Stripe before anything is committed here.
+    lapsed takes its stock and its voucher's use again when both are still to be had, else it
+    is refunded in full and the order is refunded. Refunds happen at Stripe before anything is
+    committed here.
     """
     locked = booking_locked(booking_id)
     if locked is None:
@@ -131,7 +134,7 @@ def settle_locked(locked: Booking, *, intent_id: str) -> str:
             return Settled.ALREADY_PAID
         payments.refund_intent(intent_id, booking_id=locked.pk)  # paid twice
         return Settled.REFUNDED
-    if locked.released_at and not _stock_taken_again(locked):
+    if locked.released_at and not _taken_again(locked):
         refund_id = payments.refund_intent(intent_id, booking_id=locked.pk)
         _record_payment(locked, transaction_id=intent_id)
         record_refund(locked, refund_id=refund_id)
@@ -142,12 +145,14 @@ def settle_locked(locked: Booking, *, intent_id: str) -> str:
     return Settled.PAID
 
 
-def _stock_taken_again(locked: Booking) -> bool:
-    """Reserve an expired order's units again, every line in part id order (the lock order of
-    placing), or none; False when a part is gone or short."""
+def _taken_again(locked: Booking) -> bool:
+    """Take what an expired order gave back when its hold lapsed, all or nothing: its units,
+    every line in part id order (the lock order of placing), then its voucher's use, checked
+    as at checkout (another order may have taken the last use meanwhile); False when a part is
+    gone or short or the voucher no longer applies."""
     lines = list(locked.lines.order_by("part_id").values_list("part_id", "quantity"))
     try:
-        with transaction.atomic():  # a savepoint: a line short undoes the lines taken before
+        with transaction.atomic():  # a savepoint: whatever fails undoes what was taken before
             for part_id, quantity in lines:
                 if part_id is None:
                     raise Part.DoesNotExist
@@ -157,11 +162,26 @@ def _stock_taken_again(locked: Booking) -> bool:
                     order_id=locked.pk,
                     note="Paid after its hold lapsed",
                 )
-    except (Conflict, Part.DoesNotExist):
+            if locked.voucher_code:
+                _voucher_used_again(locked)
+    except (Conflict, Part.DoesNotExist, VoucherRefused):
         return False
     locked.released_at = None
     locked.save(update_fields=["released_at"])
     return True
+
+
+def _voucher_used_again(locked: Booking) -> None:
+    voucher = voucher_find(locked.voucher_code)
+    if voucher is None:  # deleted since
+        raise VoucherRefused(NOT_VALID)
+    voucher_use(
+        voucher_id=voucher.pk,
+        user=locked.user,
+        email=locked.email,
+        order_id=locked.pk,
+        subtotal=locked.subtotal,
+    )
 
 
 def _record_payment(locked: Booking, *, transaction_id: str, invoiced: bool = False) -> None:

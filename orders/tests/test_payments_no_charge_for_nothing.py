@@ -14,6 +14,9 @@ from orders.models import Booking, PaymentEvent
 from orders.services import ORDER_EXPIRED, PAID_MEANWHILE, PAYMENT_REFUNDED
 from orders.tests.stripe_helpers import intent_event, intent_id_of, pay, signed, stripe_client
 from orders.tests.test_holds import lapse
+from pricing import services as pricing_services
+from pricing.models import VoucherUse
+from pricing.tests import factories as pricing_factories
 from tests.stripe_fake import free_port
 
 pytestmark = pytest.mark.django_db
@@ -177,6 +180,50 @@ class TestLateAndOrphanPayments:
         assert response.json() == {"detail": PAYMENT_REFUNDED}
         assert Booking.objects.get(pk=order.pk).state == Booking.State.REFUNDED
         assert refunded_cents(intent_id) == 4000
+
+    @pytest.fixture
+    def with_last_use(self, user, part):
+        """An order of 2 at $20 with a voucher's only use (10% off: $36), its hold lapsed
+        and released: the use came back."""
+        voucher = pricing_factories.voucher("LAST", usage_limit=1)
+        placed = services.booking_place_lines(
+            user=user, lines=[(part.pk, 2)], address="a", phone="12345", voucher=voucher
+        )
+        return placed, voucher
+
+    def lapsed(self, as_user, booking) -> str:
+        intent_id = start(as_user, booking)
+        lapse(booking)
+        services.booking_release_lapsed_holds()
+        assert not VoucherUse.objects.exists()
+        return intent_id
+
+    def test_a_late_payment_takes_its_vouchers_use_again(
+        self, stripe_on, anon, as_user, with_last_use, part
+    ):
+        booking, voucher = with_last_use
+        intent_id = self.lapsed(as_user, booking)
+        pay(intent_id)
+        response = succeeded(anon, intent_id, "evt_late_voucher")
+        assert response.json()["outcome"] == PaymentEvent.Outcome.PAID
+        assert VoucherUse.objects.get().order_id == booking.pk
+        assert stock(part) == 3
+
+    def test_a_late_payment_is_refunded_when_its_voucher_was_used_up_meanwhile(
+        self, stripe_on, anon, as_user, with_last_use, part
+    ):
+        booking, voucher = with_last_use
+        intent_id = self.lapsed(as_user, booking)
+        pricing_services.voucher_use(  # another order took the use that came back
+            voucher_id=voucher.pk, user=None, email="x@example.com", order_id=999, subtotal=40
+        )
+        pay(intent_id)
+        response = succeeded(anon, intent_id, "evt_late_used_up")
+        assert response.json()["outcome"] == PaymentEvent.Outcome.REFUNDED
+        assert Booking.objects.get(pk=booking.pk).state == Booking.State.REFUNDED
+        assert refunded_cents(intent_id) == 3600
+        assert VoucherUse.objects.get().order_id == 999  # the limit holds: one use
+        assert stock(part) == 5  # the units it took again went back with the voucher's refusal
 
     def test_an_expired_order_cannot_be_paid_by_patch(self, stripe_on, as_user, order):
         intent_id = start(as_user, order)
