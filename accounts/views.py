@@ -4,6 +4,8 @@ All Users."""
 from http import HTTPStatus
 
 from allauth.account import views as allauth_views
+from allauth.account.adapter import get_adapter
+from allauth.account.models import EmailAddress
 from django.contrib import messages
 from django.contrib.auth import REDIRECT_FIELD_NAME
 from django.contrib.auth.decorators import login_required
@@ -38,9 +40,29 @@ class LoginView(allauth_views.LoginView):
         return response
 
 
+class EmailView(allauth_views.EmailView):
+    """allauth's e-mail page (/accounts/email/), where only a verified address can become the
+    account's sign-in address. allauth lets an account with no verified address make any of
+    its addresses primary, and a sign-up's address is not verified: a pending address would
+    take over the account, and its mail, unproved."""
+
+    def post(self, request, *args, **kwargs):
+        if "action_primary" in request.POST and not self._verified(request.POST.get("email")):
+            get_adapter().add_message(
+                request, messages.ERROR, "account/messages/unverified_primary_email.txt"
+            )
+            return redirect("account_email")
+        return super().post(request, *args, **kwargs)
+
+    def _verified(self, email) -> bool:
+        addresses = EmailAddress.objects.filter(user=self.request.user, verified=True)
+        return addresses.filter(email__iexact=email or "").exists()
+
+
 login = LoginView.as_view()
 signup = allauth_views.SignupView.as_view(template_name="account/signup.html")
 logout = allauth_views.LogoutView.as_view()
+email = EmailView.as_view()
 
 
 PROFILE_UPDATED = "user updated"

@@ -6,7 +6,7 @@ from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 from health_check.views import HealthCheckView
 
-from accounts.views import admin_login
+from accounts.views import admin_login, email
 from core.api import not_found
 from core.media import media_file
 from core.routing import any_path, optional_slash
@@ -42,6 +42,8 @@ urlpatterns = [
     # Staff sign in through the shop's /login (its limits hold there), not admin's own form.
     path("admin/login/", admin_login, name="admin-login"),
     path("admin/", admin.site.urls),
+    # allauth's e-mail page, where only a verified address becomes the sign-in address.
+    path("accounts/email/", email, name="account_email"),
     path("accounts/", include("allauth.urls")),
     path("", include("shop.page_urls")),
     path("", include("accounts.urls")),

@@ -119,6 +119,30 @@ class TestEmailChange:
         user.refresh_from_db()
         assert user.email == "second@example.com"
 
+    def test_a_pending_address_cannot_be_made_the_sign_in_address(self, client, user):
+        """allauth's "Make primary" would take an address never verified (the account has no
+        verified one): refused, the account's own address stays its sign-in address."""
+        old = user.email
+        client.force_login(user)
+        client.post(EMAIL_URL, {"email": "not-mine@example.org", "action_add": ""})
+        response = client.post(
+            EMAIL_URL, {"email": "not-mine@example.org", "action_primary": ""}, follow=True
+        )
+        assert "Your primary email address must be verified." in response.content.decode()
+        user.refresh_from_db()
+        assert user.email == old
+        assert signs_in(old)
+        assert not signs_in("not-mine@example.org")
+        assert not EmailAddress.objects.get(email="not-mine@example.org").primary
+
+    def test_a_verified_address_is_still_made_primary_as_allauth_does(self, client, user):
+        EmailAddress.objects.filter(user=user).update(primary=False)
+        EmailAddress.objects.create(user=user, email="two@example.com", verified=True)
+        client.force_login(user)
+        client.post(EMAIL_URL, {"email": "two@example.com", "action_primary": ""})
+        user.refresh_from_db()
+        assert user.email == "two@example.com"
+
     def test_someone_elses_address_never_becomes_yours_unverified(self, client, user):
         ceo = UserFactory(email="ceo@bigcorp.com")
         client.force_login(user)
