@@ -40,4 +40,7 @@ class LoginFailuresPerAccountAndIP(RecordedThrottle):
     def ident(self, request) -> str:
         data = request.data if isinstance(request.data, dict) else {}
         email = normalize_email(str(data.get("email") or ""))
-        return hashlib.sha256(f"{email}|{self.get_ident(request)}".encode()).hexdigest()
+        # surrogatepass: a lone surrogate ("\ud800") is valid JSON, and refused as an e-mail
+        # only later, by the serializer.
+        key = f"{email}|{self.get_ident(request)}".encode("utf-8", "surrogatepass")
+        return hashlib.sha256(key).hexdigest()

@@ -1,5 +1,7 @@
 """Vehicle and fitment shapes (API.md, "Bikes and fitment")."""
 
+import re
+
 from rest_framework import serializers
 
 from core.api import MAX_ID, PageInputSerializer
@@ -131,6 +133,15 @@ class FitmentRowInputSerializer(serializers.Serializer):
 
 NEW_BIKE = "The shop knows no {bike} yet: check the spelling, or add it as a new bike"
 CONFIRM_NEW_BIKE = "Add a new bike: {bike}"
+_NEW_BIKE_SAID = re.compile(re.escape(NEW_BIKE).replace(re.escape("{bike}"), "(?P<bike>.+)"))
+
+
+def new_bike_named(messages: list[str]) -> str | None:
+    """The bike a NEW_BIKE refusal among `messages` names ("Zundapp KS 50"), else None."""
+    for message in messages:
+        if said := _NEW_BIKE_SAID.fullmatch(message):
+            return said["bike"]
+    return None
 
 
 def unknown_bike(make: str, model: str) -> str | None:

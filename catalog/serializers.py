@@ -10,7 +10,7 @@ from rest_framework.renderers import JSONRenderer
 
 from core.api import MAX_ID, PageInputSerializer
 from core.caching.versions import LOCAL
-from core.fields import FlatListField, required
+from core.fields import FlatListField, SlugLookupField, required
 
 from . import images
 from .fitment_serializers import VehicleSerializer
@@ -280,7 +280,7 @@ class PartInputSerializer(serializers.Serializer):
             "max_string_length": STOCK_TOO_HIGH,
         },
     )
-    category = serializers.SlugRelatedField(
+    category = SlugLookupField(
         slug_field="slug",
         queryset=Category.objects.all(),
         required=False,

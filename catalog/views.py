@@ -26,10 +26,9 @@ from .facet_links import facet_choices, search_categories
 from .facets import FacetedSearch, part_facets
 from .fitment_serializers import (
     CONFIRM_NEW_BIKE,
-    NEW_BIKE,
     FitmentRowAddInputSerializer,
     FitmentRowInputSerializer,
-    unknown_bike,
+    new_bike_named,
 )
 from .models import Part, PartNumber
 from .part_page import part_page_sections
@@ -332,7 +331,7 @@ def edit_fitment(request, part: Part):
             fitment = {
                 "values": request.POST,
                 "errors": errors,
-                "confirm_new": confirm_new(request, errors),
+                "confirm_new": confirm_new(errors),
             }
             context = {"values": part_form_values(part), "errors": {}}
             return edit_part_page(request, part, context, fitment)
@@ -364,13 +363,12 @@ def edit_numbers(request, part: Part):
     return redirect(request.path)
 
 
-def confirm_new(request, errors: dict[str, list[str]]) -> str:
+def confirm_new(errors: dict[str, list[str]]) -> str:
     """ "Add a new bike: Zundapp KS 50" when "Add" was refused for making a bike the shop does
-    not know: the editor then shows it as a box to tick (the script asks with confirm())."""
-    posted = request.POST
-    bike = unknown_bike(posted.get("make", ""), posted.get("model", ""))
-    said = [*errors.get("make", []), *errors.get("model", [])]
-    return CONFIRM_NEW_BIKE.format(bike=bike) if bike and NEW_BIKE.format(bike=bike) in said else ""
+    not know (the bike its message names): the editor then shows it as a box to tick (the
+    script asks with confirm())."""
+    bike = new_bike_named([*errors.get("make", []), *errors.get("model", [])])
+    return CONFIRM_NEW_BIKE.format(bike=bike) if bike else ""
 
 
 def part_form_values(part: Part) -> dict:

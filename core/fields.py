@@ -38,3 +38,13 @@ class FlatListField(serializers.ListField):
                 for message in messages:
                     once.setdefault(str(message), message)
             raise serializers.ValidationError(list(once.values())) from invalid
+
+
+class SlugLookupField(serializers.SlugRelatedField):
+    """DRF's SlugRelatedField, where a value with a NUL character is an unknown slug without a
+    lookup: PostgreSQL refuses such text in a query (a 500)."""
+
+    def to_internal_value(self, data):
+        if isinstance(data, str) and "\x00" in data:
+            self.fail("does_not_exist", slug_name=self.slug_field, value=data)
+        return super().to_internal_value(data)
