@@ -19,7 +19,7 @@ from core.throttles import VisitorWriteThrottle
 from . import services
 from .cart_requests import cart_keep, cart_of_request, cart_read_for
 from .serializers import MONEY, PART_REQUIRED, QUANTITY_NOT_WHOLE
-from .throttles import VoucherTryThrottle
+from .throttles import VoucherTryPerAddressThrottle, VoucherTryThrottle
 
 # Not personal, not secret: it tells the page's script that this browser has a cart, so the
 # navbar's count is filled in without making visitors' pages personal (site.js).
@@ -176,7 +176,7 @@ class CartVoucherApi(APIView):
     VoucherTryThrottle: codes are not to be guessed."""
 
     permission_classes = [AllowAny]
-    throttle_classes = [VisitorWriteThrottle, VoucherTryThrottle]
+    throttle_classes = [VisitorWriteThrottle, VoucherTryThrottle, VoucherTryPerAddressThrottle]
 
     @extend_schema(
         request=CartVoucherInputSerializer,

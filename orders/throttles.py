@@ -57,3 +57,14 @@ class VoucherTryThrottle(ShopThrottle):
     def ident(self, request) -> str:
         user = request.user
         return f"user-{user.pk}" if user.is_authenticated else self.get_ident(request)
+
+
+class VoucherTryPerAddressThrottle(VoucherTryThrottle):
+    """The same tries counted per client address for accounts too (THROTTLE_VOUCHER_TRIES'
+    rate): accounts made one after another from one address do not each get the whole rate."""
+
+    def get_cache_key(self, request, view):
+        return self.cache_format % {
+            "scope": "voucher_tries_address",
+            "ident": self.get_ident(request),
+        }

@@ -9,6 +9,7 @@ from django.core.cache import cache
 from django.utils import timezone
 
 from catalog.tests.factories import PartFactory
+from conftest import bearer_client
 from orders.models import Cart
 from pricing import services as pricing_services
 from pricing.tests import factories as pricing_factories
@@ -191,6 +192,28 @@ def test_codes_tried_by_an_account_are_limited(as_user, part, settings):
     add(as_user, part, 1)
 
     answers = [apply(as_user, f"GUESS{n}").status_code for n in range(4)]
+
+    assert answers == [400, 400, 400, 429]
+
+
+def test_codes_tried_from_one_address_are_limited_whichever_account(
+    user, other_user, part, settings
+):
+    """New accounts from one address do not each get the whole rate of guesses."""
+    as_user, as_other = (bearer_client(u, address="10.9.9.9") for u in (user, other_user))
+    cache.clear()
+    rates = settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]
+    settings.REST_FRAMEWORK = {
+        **settings.REST_FRAMEWORK,
+        "DEFAULT_THROTTLE_RATES": {**rates, "voucher_tries": "3/minute"},
+    }
+    add(as_user, part, 1)
+    add(as_other, part, 1)
+
+    answers = [
+        apply(client, f"GUESS{n}").status_code
+        for n, client in enumerate([as_user] * 3 + [as_other])
+    ]
 
     assert answers == [400, 400, 400, 429]
 
