@@ -2,7 +2,8 @@
 order (its number on every row; the part, quantity, unit price and total are the line's, so the
 totals add up to the orders' subtotals; the order's subtotal, discount, shipping and tax are on
 its first row only, blank on its other lines, so that every column adds up too: an order's
-total is its subtotal - discount + shipping, + tax unless prices include it), written as the rows are read (orders.selectors.booking_export),
+total is its subtotal - discount + shipping, + tax unless prices include it; then its
+voucher's code, shipping method and total, likewise), written as the rows are read (orders.selectors.booking_export),
 so the export streams with flat memory.
 
 Cells are safe to open in a spreadsheet: a text cell that begins with =, +, -, @, a tab or a
@@ -32,6 +33,10 @@ HEADER = [
     "discount",
     "shipping",
     "tax",
+    # BEYOND.md's breakdown beyond API.md's four: the voucher's code, the method, the total.
+    "voucher",
+    "shipping method",
+    "order total",
 ]
 FORMULA_STARTS = frozenset("=+-@\t\r")
 ROWS_PER_CHUNK = 500  # rows sent to the client at a time (not one write per row)
@@ -63,8 +68,16 @@ def cells(row: tuple) -> tuple:
         text(txn),
         text(address),
         text(phone),
-        *(money(value) if value is not None else "" for value in row[12:]),
+        *(breakdown(value) for value in row[12:]),
     )
+
+
+def breakdown(value) -> str:
+    """A cell of the order's breakdown: money, a code or a method's name, or blank (not the
+    order's first line)."""
+    if value is None:
+        return ""
+    return money(value) if isinstance(value, Decimal) else text(value)
 
 
 class _Line:

@@ -194,16 +194,19 @@ EXPORT_FIELDS = (
     "discount",
     "shipping_price",
     "tax",
+    "voucher_code",
+    "shipping_method",
+    "total_price",
 )
-BREAKDOWN = 4  # the last of EXPORT_FIELDS: the order's, on its first line's row only
+BREAKDOWN = 7  # the last of EXPORT_FIELDS: the order's, on its first line's row only
 LINE_FIELDS = ("parts_name", "quantity", "price_per_unit", "line_total")
 
 
 def booking_export(*, state: str = "", q: str = "") -> Iterator[tuple]:
     """One tuple per line of booking_search's orders (the order's number, date, e-mail and
     name, the line's part, quantity, unit price and total, then the order's state, transaction
-    id, address and phone, and its subtotal, discount, shipping and tax on its first line's
-    row, None on the others), newest order first; read EXPORT_CHUNK orders at a time (a
+    id, address and phone, and its subtotal, discount, shipping, tax, voucher code, shipping
+    method and total on its first line's row, None on the others), newest order first; read EXPORT_CHUNK orders at a time (a
     server-side cursor on PostgreSQL), with one query for the lines of each chunk: memory
     stays flat whatever the number of orders."""
     now = timezone.now()

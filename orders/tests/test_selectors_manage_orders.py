@@ -232,6 +232,9 @@ def test_csv_header_is_api_md_s_wording():
         "discount",
         "shipping",
         "tax",
+        "voucher",
+        "shipping method",
+        "order total",
     ]
 
 
@@ -250,6 +253,8 @@ def test_csv_row_holds_the_order(as_admin, db):
         discount=Decimal("29.9"),
         shipping_price=Decimal("14.99"),
         tax=Decimal("45.26"),
+        voucher_code="RIDE10",
+        shipping_method="=Express",  # a name the owner typed: defused as every text
     )
 
     rows = csv_rows(as_admin.get(CSV))
@@ -271,6 +276,9 @@ def test_csv_row_holds_the_order(as_admin, db):
         "29.90",
         "14.99",
         "45.26",
+        "RIDE10",
+        "'=Express",
+        "299.00",
     ]
 
 
@@ -280,11 +288,16 @@ def test_csv_gives_an_orders_breakdown_once_whatever_its_lines(as_admin, db):
         for _ in range(2)
     ]
     order = place_lines(UserFactory(), *[(part, 1) for part in parts])
-    Booking.objects.filter(pk=order.pk).update(shipping_price=Decimal("6.95"))
+    Booking.objects.filter(pk=order.pk).update(
+        shipping_method="Standard", shipping_price=Decimal("6.95"), total_price=Decimal("26.95")
+    )
 
     rows = [row for row in csv_rows(as_admin.get(CSV)) if row[0] == str(order.pk)]
 
-    assert [row[12:] for row in rows] == [["20.00", "0.00", "6.95", "0.00"], ["", "", "", ""]]
+    assert [row[12:] for row in rows] == [
+        ["20.00", "0.00", "6.95", "0.00", "", "Standard", "26.95"],
+        [""] * 7,
+    ]
 
 
 def test_csv_takes_the_same_filters(as_admin, orders):
