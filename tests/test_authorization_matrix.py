@@ -497,6 +497,7 @@ PAGES = {
     "dashboard/profile": SIGNED_IN,
     "dashboard/myorder": SIGNED_IN,
     "dashboard/review": SIGNED_IN,
+    "dashboard/addreview": SIGNED_IN,
     # The address book: one's own addresses; anyone else's is not found, for admins too.
     "dashboard/addresses": SIGNED_IN,
     "dashboard/addresses/<id:pk>/edit": Page(TO_LOGIN, OK, NOT_FOUND, NOT_FOUND, on="address"),

@@ -113,3 +113,13 @@ def test_every_rating_from_1_to_5_is_accepted(signed_in, ratings):
     signed_in.post(URL, {"review": "Fine.", "ratings": ratings})
 
     assert Review.objects.get().ratings == int(ratings)
+
+
+def test_beyond_md_s_address_is_the_same_page(signed_in, user):
+    """BEYOND.md names the page /dashboard/addreview (the spec /dashboard/review): both work."""
+    page = signed_in.get("/dashboard/addreview")
+    assert page.status_code == 200
+    assert 'placeholder="write review"' in page.content.decode()
+    posted = signed_in.post("/dashboard/addreview", {"name": "S", "review": "Ok.", "ratings": "4"})
+    assert posted.status_code == 302
+    assert Review.objects.get().review == "Ok."
