@@ -21,7 +21,9 @@ from .search import PartQuery, part_search, stem
 from .serializers import SuggestedPartSerializer
 
 MAX_PARTS, MAX_CATEGORIES, MAX_BIKES = 6, 3, 3
-MIN_CATEGORY_WORD = 3  # letters of a word that finds a category ("br" would find many)
+# A word of two letters finds a category only where a word of its name begins with it: "br"
+# finds Brakes, not every name with "br" inside; a letter alone finds none.
+SHORT_WORD = 3
 EMPTY = b'{"parts":[],"categories":[],"bikes":[]}'
 # Everything an answer shows: its parts (names, prices, numbers, order), their categories,
 # the bikes and which parts fit them.
@@ -57,17 +59,25 @@ def _body(q: str) -> bytes:
 
 
 def categories_named(words: list[str]) -> list[dict]:
-    """The categories (by name) whose names hold one of `words` (or its stem)."""
-    stems = [stem(word) for word in words if len(word) >= MIN_CATEGORY_WORD]
-    if not stems:
+    """The categories (by name) whose names hold one of `words` (or its stem); a word of two
+    letters, where a word of the name begins with it."""
+    if not words:
         return []
     url = reverse("allparts")
     found = [
         {"slug": c.slug, "name": c.name, "url": f"{url}?category={c.slug}"}
         for c in selectors.category_list()
-        if any(stem in c.name.casefold() for stem in stems)
+        if any(_names(c.name.casefold(), word) for word in words)
     ]
     return found[:MAX_CATEGORIES]
+
+
+def _names(name: str, word: str) -> bool:
+    if len(word) < 2:
+        return False
+    if len(word) < SHORT_WORD:
+        return any(part.startswith(word) for part in name.split())
+    return stem(word) in name
 
 
 def bikes_named(q: str, named: bike_words.BikeWords | None) -> list[Vehicle]:

@@ -46,6 +46,14 @@ def test_the_parts_categories_and_bikes_of_the_words(anon, garage_shelf):
     assert answer["bikes"] == []
 
 
+def test_two_letters_find_the_categories_whose_words_begin_with_them(anon, garage_shelf):
+    """BEYOND.md: "after two characters, … categories"; "br" is the start of a word of
+    "Brakes", and not of a word of a name that merely holds it ("Fabric covers")."""
+    Category.objects.create(name="Fabric covers", slug="covers")
+    assert [c["name"] for c in suggest(anon, "br")["categories"]] == ["Brakes"]
+    assert suggest(anon, "b x")["categories"] == []  # a letter alone finds none
+
+
 def test_the_parts_come_in_the_order_a_search_ranks_them(anon, garage_shelf):
     for q in ["chain", "525vx3", "brake pads"]:
         listed = [p["_id"] for p in anon.get("/api/allparts", {"q": q}).json()]
