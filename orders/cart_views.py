@@ -15,6 +15,7 @@ from pricing.serializers import ShippingChoiceSerializer
 
 from . import payments
 from .cart_requests import cart_of_request, cart_read_for
+from .selectors import last_ship_to
 from .selectors.shipping import cart_priced_lines, shipping_choices
 
 PLACEHOLDER = "img/parts/placeholder.svg"  # a line whose part has no image shows it
@@ -51,7 +52,10 @@ def checkout_page(request):
     guest = not request.user.is_authenticated
     user = None if guest else request.user
     saved = [] if guest else [address_as_dict(a) for a in address_list_of(request.user)]
-    where = saved[0] if saved else {"country": settings.SHOP_COUNTRY, "region": ""}
+    # A new address starts as the last order's (BEYOND.md: filled with the shopper's last).
+    last = {} if guest else last_ship_to(user=user)
+    shop = {"country": settings.SHOP_COUNTRY, "region": ""}
+    where = saved[0] if saved else {**shop, **last} if last.get("country") else shop
     choices = shipping_choices(
         lines=cart_priced_lines(cart=cart),
         user=user,
@@ -62,6 +66,7 @@ def checkout_page(request):
     props = island_props(
         cart=contents,
         addresses=saved,
+        lastShipTo=last,
         methods=ShippingChoiceSerializer(choices, many=True).data,
         countries=[{"code": code, "name": name} for code, name in countries],
         shopCountry=settings.SHOP_COUNTRY,

@@ -48,6 +48,20 @@ def booking_list_of(*, user) -> QuerySet[Booking]:
     return booking_list().filter(user=user)
 
 
+def last_ship_to(*, user) -> dict:
+    """Where the account's last order went, as a new address's fields (API names): its copy of
+    the address; for the spec's free text, that text as line 1 and its phone; {} for none."""
+    last = (
+        Booking.objects.filter(user=user)
+        .order_by("-created_at", "-id")
+        .values("ship_to", "address", "phone")
+        .first()
+    )
+    if last is None:
+        return {}
+    return dict(last["ship_to"] or {"line1": last["address"][:200], "phone": last["phone"]})
+
+
 def lapsed_holds_of_parts_exist(*, part_ids: Collection[int]) -> bool:
     """Whether a lapsed hold of one of `part_ids` waits to go back on the shelf
     (BookingQuerySet.lapsed_of_parts): what every order asks first, and mostly no. One

@@ -13,7 +13,7 @@ from django.test import Client
 from accounts.addresses import address_create
 from catalog.tests.factories import PartFactory
 from orders.models import Cart
-from orders.tests.factories import EMPTY_CART, CartLineFactory
+from orders.tests.factories import EMPTY_CART, BookingFactory, CartLineFactory
 from pricing.tests import factories as pricing_factories
 
 pytestmark = pytest.mark.django_db
@@ -165,3 +165,19 @@ def test_add_to_cart_on_cards_and_part_pages_only_for_parts_in_stock(client):
     assert f'<form class="flex flex-wrap items-end gap-2" data-add-to-cart="{in_stock.pk}"' in page
     assert 'value="2" class="input w-28"' in page
     assert "data-add-to-cart" not in client.get(f"/parts/{sold_out.pk}").content.decode()
+
+
+def test_a_new_address_starts_as_the_last_orders(client, user):
+    """BEYOND.md: "address and phone (filled with the ones of the shopper's last order)"."""
+    CartLineFactory(cart=Cart.objects.create(user=user))
+    client.force_login(user)
+    assert props(client.get("/checkout"), "checkout")["lastShipTo"] == {}  # no order yet
+
+    BookingFactory(user=user, address="12 Demo Lane, Springfield", phone="5550100")
+    given = props(client.get("/checkout"), "checkout")
+    assert given["lastShipTo"] == {"line1": "12 Demo Lane, Springfield", "phone": "5550100"}
+
+    where = {"fullName": "Ola", "line1": "1 Road", "line2": "", "city": "Leeds"}
+    where |= {"region": "", "postcode": "LS1 1AA", "country": "GB", "phone": "+447700900123"}
+    BookingFactory(user=user, ship_to=where)
+    assert props(client.get("/checkout"), "checkout")["lastShipTo"] == where

@@ -22,7 +22,6 @@ import { breakdownRows } from "../lib/breakdown.js";
 import { afterCheckout, keepCartProblem } from "../lib/cart.js";
 import {
   addressLine,
-  blankAddress,
   cartRows,
   checkoutBody,
   checkoutErrors,
@@ -31,6 +30,7 @@ import {
   methodsPath,
   NEW_ADDRESS,
   pickMethod,
+  startAddress,
 } from "../lib/checkout.js";
 import { flashNext } from "../lib/flash.js";
 import { money } from "../lib/format.js";
@@ -235,6 +235,7 @@ function GuestChoice({ loginUrl, signupUrl, onGuest }) {
 function Checkout({
   cart: first,
   addresses = [],
+  lastShipTo = {},
   methods: firstMethods = [],
   countries = [],
   shopCountry = "US",
@@ -247,7 +248,7 @@ function Checkout({
   const [email, setEmail] = useState("");
   const [cart, setCart] = useState(first);
   const [shipTo, setShipTo] = useState(addresses[0]?._id ?? NEW_ADDRESS);
-  const [newAddress, setNewAddress] = useState(() => blankAddress(shopCountry));
+  const [newAddress, setNewAddress] = useState(() => startAddress(shopCountry, lastShipTo));
   const [saveAddress, setSaveAddress] = useState(!addresses.length && !guest);
   const [errors, setErrors] = useState(NO_ERRORS);
   const [notice, setNotice] = useState("");

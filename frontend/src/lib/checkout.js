@@ -85,6 +85,15 @@ export function blankAddress(country) {
   );
 }
 
+/** A new address as the form starts it: the last order's (its known fields), else blank. */
+export function startAddress(country, last = {}) {
+  const start = blankAddress(country);
+  for (const [name] of SHIP_TO_FIELDS) {
+    if (last[name]) start[name] = String(last[name]);
+  }
+  return start;
+}
+
 /** The new address as sent: every field trimmed. */
 export function trimmedAddress(values) {
   return Object.fromEntries(

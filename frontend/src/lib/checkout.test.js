@@ -12,6 +12,7 @@ import {
   partMethodsPath,
   pickMethod,
   priceText,
+  startAddress,
 } from "./checkout.js";
 
 const COUNTRIES = [
@@ -148,6 +149,22 @@ describe("addresses", () => {
       country: "US",
       phone: "",
     });
+  });
+});
+
+describe("startAddress", () => {
+  it("starts from the last order's address and phone, the rest blank", () => {
+    const last = { line1: "12 Demo Lane, Springfield", phone: "5550100", other: "x" };
+    expect(startAddress("US", last)).toEqual({
+      ...blankAddress("US"),
+      line1: "12 Demo Lane, Springfield",
+      phone: "5550100",
+    });
+    expect(startAddress("US", { country: "GB", city: "Leeds" })).toEqual({
+      ...blankAddress("GB"),
+      city: "Leeds",
+    });
+    expect(startAddress("US")).toEqual(blankAddress("US"));
   });
 });
 
