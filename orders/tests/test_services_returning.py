@@ -326,11 +326,11 @@ def test_every_step_is_mailed_to_the_shopper(user):
     services.return_decide(ret=other, state="rejected", comment="Fitted and worn")
     mails = list(Email.objects.order_by("id"))
     assert [mail.subject for mail in mails] == [
-        f"Return #{ret.pk} of order #{booking.pk} requested",
-        f"Return #{ret.pk} of order #{booking.pk} approved: send the parts back",
-        f"Return #{ret.pk} of order #{booking.pk} refunded: $10.00",
-        f"Return #{other.pk} of order #{booking.pk} requested",
-        f"Return #{other.pk} of order #{booking.pk} rejected",
+        f"Order #{booking.pk}: return #{ret.pk} requested",
+        f"Order #{booking.pk}: return #{ret.pk} approved, send the parts back",
+        f"Order #{booking.pk}: return #{ret.pk} refunded, $10.00",
+        f"Order #{booking.pk}: return #{other.pk} requested",
+        f"Order #{booking.pk}: return #{other.pk} rejected",
     ]
     assert all(mail.to == [user.email] for mail in mails)
     assert f"1 × {brake.name}" in mails[0].message

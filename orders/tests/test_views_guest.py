@@ -126,7 +126,7 @@ def test_a_match_mails_its_link_again(client, order):
     response = find(client, order=f"#{order.pk}", email=" ANN@example.com")
     assert response.status_code == 200
     assert FIND_ANSWER in page_text(response)
-    [mail] = Email.objects.filter(subject=f"Your order #{order.pk}: its link")
+    [mail] = Email.objects.filter(subject=f"Order #{order.pk}: your link to it")
     assert mail.to == ["ann@example.com"]
     assert page(order) in mail.message and page(order) in mail.html_message
 
