@@ -2,7 +2,8 @@
 reservation is decided under), release it back, adjust by hand (received, written off) and the
 initial stock. Every rise (an adjustment, released holds, a cancelled or refunded order put
 back) tells catalog.alerts under the lock, which mails the part's back-in-stock alerts when the
-part is back.
+part is back; a hand change that takes it below its minimum order quantity sends
+catalog.signals.part_stock_low (the admins' mail, as for an order's).
 
 Each change runs in one transaction with the part's row locked (`select_for_update`), checks
 again on the locked row (stock never goes below 0: the database's CheckConstraint backs this),
@@ -24,6 +25,7 @@ from core.wording import counted
 from .alerts import alerts_back
 from .models import Part, StockMovement
 from .selectors import PARTS, part_version, parts_without_search
+from .signals import part_stock_low
 
 Reason = StockMovement.Reason
 
@@ -208,6 +210,13 @@ def stock_release_orders(
     return part
 
 
+def stock_fell_below_minimum(*, before: int, after: int, minimum: int) -> bool:
+    """The low-stock rule: a change crossed the line, from at or above the minimum order
+    quantity to below it. Changes while a part stays below do not report it again; once it is
+    restocked to its minimum or more, the next crossing does."""
+    return after < minimum <= before
+
+
 @transaction.atomic
 def stock_adjust(
     *, part: Part, change: int, note: str = "", by, reason: str | None = None
@@ -225,8 +234,11 @@ def stock_adjust(
         left = locked.available_quantity
         raise Conflict(counted(left, *STOCK_BELOW_ZERO, taken=-change))
     reason = reason or (Reason.RECEIVED if change > 0 else Reason.WRITTEN_OFF)
+    before = locked.available_quantity
     movement = _move(part=locked, change=change, reason=reason, note=note, by=by)
-    part.available_quantity = locked.available_quantity
+    part.available_quantity = after = locked.available_quantity
+    if stock_fell_below_minimum(before=before, after=after, minimum=locked.minimum_order_quantity):
+        part_stock_low.send(sender=Part, part=locked)  # the admins' mail
     return movement
 
 

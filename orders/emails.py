@@ -16,6 +16,7 @@ from django.db.models import Q, Sum
 
 from accounts.models import User
 from catalog.garage import garage_active
+from catalog.stock import stock_fell_below_minimum
 from core.background import is_muted
 from core.emails import compose
 from core.links import absolute_url
@@ -243,13 +244,6 @@ def booking_mail_paid_admins(*, booking_id: int) -> int:
     return _queue(_admin_messages("admin_booking_paid", subject, context))
 
 
-def stock_fell_below_minimum(*, before: int, after: int, minimum: int) -> bool:
-    """The low-stock rule: an order crossed the line, from at or above the minimum order
-    quantity to below it. Orders while a part stays below do not report it again; once it is
-    restocked to its minimum or more, the next crossing does."""
-    return after < minimum <= before
-
-
 def part_mail_low_stock(*, booking_id: int, before: int, part_id: int | None = None) -> int:
     """To every shop admin, when this order's line of `part_id` (its first line when None)
     took that part's stock from `before` across the part's minimum order quantity. A cancelled
@@ -266,12 +260,24 @@ def part_mail_low_stock(*, booking_id: int, before: int, part_id: int | None = N
         before=before, after=after, minimum=part.minimum_order_quantity
     ):
         return 0
+    return _low_stock_mail(part, available=after)
+
+
+def part_mail_stock_low(*, part) -> int:
+    """To every shop admin: `part`'s stock was changed by hand across its minimum order
+    quantity (catalog.signals.part_stock_low); `part` has its stock now."""
+    if is_muted():
+        return 0
+    return _low_stock_mail(part, available=part.available_quantity)
+
+
+def _low_stock_mail(part, *, available: int) -> int:
     subject = ADMIN_LOW_STOCK_SUBJECT.format(
-        name=part.name, available=after, minimum=part.minimum_order_quantity
+        name=part.name, available=available, minimum=part.minimum_order_quantity
     )
     context = {
         "part": part,
-        "available": after,
+        "available": available,
         "part_url": absolute_url(part.get_absolute_url()),
         "manage_url": absolute_url("/dashboard/manageparts"),
     }

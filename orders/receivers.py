@@ -11,9 +11,9 @@ from django.contrib.auth.signals import user_logged_in
 from django.db.models.signals import post_save
 from django.dispatch import receiver
 
-from catalog.signals import part_deleting
+from catalog.signals import part_deleting, part_stock_low
 
-from . import services
+from . import emails, services
 from .cart_requests import SESSION_KEY as CART_KEY
 
 
@@ -21,6 +21,13 @@ from .cart_requests import SESSION_KEY as CART_KEY
 def withdraw_the_parts_orders(sender, part, **kwargs):
     """A part is being deleted: its unpaid orders are withdrawn first (same transaction)."""
     services.booking_withdraw_for_part(part_id=part.pk)
+
+
+@receiver(part_stock_low, dispatch_uid="orders.low_stock")
+def mail_the_admins_low_stock(sender, part, **kwargs):
+    """A part's stock was changed by hand below its minimum order quantity: the admins' mail,
+    as when an order's units take it there."""
+    emails.part_mail_stock_low(part=part)
 
 
 @receiver(user_logged_in, dispatch_uid="orders.merge_cart")

@@ -18,7 +18,12 @@ from django.db import transaction
 from django.db.models import Value
 
 from catalog.models import Part
-from catalog.stock import stock_lock_parts, stock_shortfall, stock_take_lines
+from catalog.stock import (
+    stock_fell_below_minimum,
+    stock_lock_parts,
+    stock_shortfall,
+    stock_take_lines,
+)
 from core.emails import normalize_email
 from core.errors import Conflict
 from core.locks import NamedLock, named_locks_take
@@ -444,7 +449,7 @@ def _reserve(*, booking: Booking, lines: list[BookingLine], by) -> None:
     for line in lines:
         after, minimum = line.part.available_quantity, line.part.minimum_order_quantity
         before = after + line.quantity
-        if emails.stock_fell_below_minimum(before=before, after=after, minimum=minimum):
+        if stock_fell_below_minimum(before=before, after=after, minimum=minimum):
             # Only then: the mail checks the same rule again, and most orders need no mail.
             emails.part_mail_low_stock(booking_id=booking.pk, before=before, part_id=line.part_id)
 

@@ -15,7 +15,7 @@ from django.utils import timezone
 from post_office.models import STATUS, Email
 
 from accounts.tests.factories import AdminFactory, UserFactory
-from catalog.stock import stock_adjust
+from catalog.stock import stock_adjust, stock_fell_below_minimum
 from catalog.tests.factories import PartFactory
 from conftest import bearer_client
 from core import background
@@ -277,14 +277,33 @@ def test_low_stock_is_mailed_to_admins_on_the_crossing_only(mailbox, admins, as_
     assert len([m for m in mailbox if m["Subject"].startswith("Low stock")]) == 2
 
 
+def test_a_hand_change_across_the_minimum_is_mailed_too(mailbox, admins):
+    """BEYOND.md: each part whose stock falls below its minimum order quantity, a write-off
+    in Adjust stock as much as an order."""
+    part = PartFactory(name="Clutch lever", minimum_order_quantity=6, available_quantity=520)
+
+    stock_adjust(part=part, change=-10, note="damaged", by=None)  # 520 → 510: above
+    settle()
+    assert mailbox == []
+    stock_adjust(part=part, change=-507, note="written off", by=None)  # 510 → 3: crossed
+    settle()
+    subjects = [m["Subject"] for m in mailbox]
+    assert subjects == ["Low stock: Clutch lever (3 left, minimum order 6)"] * 2
+    assert sorted(m.envelope_to[0] for m in mailbox) == admins
+    mailbox.clear()
+    stock_adjust(part=part, change=-1, note="lost", by=None)  # 3 → 2: already below
+    settle()
+    assert mailbox == []
+
+
 def test_a_part_already_below_its_minimum_is_not_reported_again(mailbox, admins):
     booking = BookingFactory(quantity=1, part__minimum_order_quantity=5)
 
     assert emails.part_mail_low_stock(booking_id=booking.pk, before=3) == 0  # 3 → 2, both below
     assert emails.part_mail_low_stock(booking_id=booking.pk, before=6) == 0  # 6 → 5, not below
     assert emails.part_mail_low_stock(booking_id=booking.pk, before=5) == 2  # 5 → 4: crossed
-    assert emails.stock_fell_below_minimum(before=5, after=4, minimum=5)
-    assert not emails.stock_fell_below_minimum(before=4, after=3, minimum=5)
+    assert stock_fell_below_minimum(before=5, after=4, minimum=5)
+    assert not stock_fell_below_minimum(before=4, after=3, minimum=5)
 
 
 def test_a_cancelled_order_mails_nothing_later(mailbox, admins):
