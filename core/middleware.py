@@ -1,5 +1,6 @@
 """The shop's own middleware: a friendly 503 while the database is out of reach, Retry-After on
-every 429, the shop's 404 and 400 answers, and `Cache-Control: private, no-store` on personal answers."""
+every 429, the shop's 404 and 400 answers, and `Cache-Control: private, no-store` on personal
+answers."""
 
 import logging
 import sys
